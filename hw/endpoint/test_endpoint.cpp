@@ -1,0 +1,235 @@
+#include "hw/endpoint/test_endpoint.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp {
+
+namespace {
+inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
+inline sc_core::sc_time delay_to(Time t) {
+  const Time now = now_ps();
+  return sc_core::sc_time::from_value(t > now ? t - now : 0);
+}
+}  // namespace
+
+TrafficConfig TrafficConfig::from_params(ParamValues& pv, const std::string& path) {
+  TrafficConfig c;
+  c.pattern = pv.string(path, "traffic", "pattern");
+  c.process = pv.string(path, "traffic", "process");
+  c.load = pv.real(path, "traffic", "load");
+  c.payload = static_cast<int>(pv.integer(path, "traffic", "payload"));
+  if (c.pattern != "uniform" && c.pattern != "none")
+    throw UserError(fmt::format("traffic.pattern: unknown pattern '{}' (uniform, none)", c.pattern));
+  if (c.process != "poisson" && c.process != "periodic")
+    throw UserError(fmt::format("traffic.process: unknown process '{}' (poisson, periodic)", c.process));
+  if (!(c.load > 0.0 && c.load <= 1.0)) throw UserError(fmt::format("traffic.load: {} out of range (0, 1]", c.load));
+  if (c.payload < kPayloadHeader || c.payload > (1 << 24))
+    throw UserError(fmt::format("traffic.payload: {} out of range ({}..16777216)", c.payload, kPayloadHeader));
+  return c;
+}
+
+TestEndpoint::TestEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, std::uint64_t seed,
+                           const FlowControlConfig& rx_fc)
+    : sc_module(name), id_(id), table_(table), rng_(seed, std::string(this->name()) + ".traffic"), fc_("in", rx_fc) {
+  fc_.set_head_listener([this](Time arrival) { drain_ev_.notify(delay_to(std::max(arrival, pause_end(arrival)))); });
+  SC_METHOD(transmit);
+  sensitive << xmit_ev_;
+  dont_initialize();
+  SC_METHOD(generate);
+  sensitive << gen_ev_;
+  dont_initialize();
+  SC_METHOD(drain);
+  sensitive << drain_ev_;
+  dont_initialize();
+}
+
+void TestEndpoint::attach_output(LinkChannel* ch) {
+  tx_.attach(ch, [this](Time eff) { xmit_ev_.notify(delay_to(eff)); });
+}
+
+std::uint32_t TestEndpoint::inject(int dst, std::uint32_t payload, Time when) {
+  if (dst < 0 || dst >= static_cast<int>(routes_.size()) || dst == id_)
+    throw UserError(fmt::format("{}: no route to node {}", name(), dst));
+  return inject_route(dst, routes_[dst], payload, when);
+}
+
+std::uint32_t TestEndpoint::inject_route(int dst, std::vector<std::uint8_t> route, std::uint32_t payload, Time when) {
+  if (payload < static_cast<std::uint32_t>(kPayloadHeader))
+    throw UserError(fmt::format("{}: payload {} below the {}-byte minimum", name(), payload, kPayloadHeader));
+  if (route.empty() || route.size() > 255) throw UserError(fmt::format("{}: route to node {} has {} hops", name(), dst, route.size()));
+  PacketRecord r;
+  r.src = static_cast<std::uint16_t>(id_);
+  r.dst = static_cast<std::uint16_t>(dst);
+  r.seq = next_seq_++;
+  r.payload = payload;
+  r.route_len = static_cast<std::uint8_t>(route.size());
+  r.created = when;
+  std::uint32_t id = table_.add(r);
+  queue_.push_back(Outgoing{id, std::move(route)});
+  xmit_ev_.notify(delay_to(when));
+  return id;
+}
+
+void TestEndpoint::start_traffic(const TrafficConfig& cfg, int nodes) {
+  traffic_ = cfg;
+  nodes_ = nodes;
+  traffic_on_ = cfg.pattern != "none" && nodes > 1;
+  if (traffic_on_) gen_ev_.notify(delay_to(cfg.start));
+}
+
+void TestEndpoint::generate() {
+  const Time now = now_ps();
+  if (!traffic_on_ || now >= traffic_.stop) return;
+  int dst = static_cast<int>(rng_.below(static_cast<std::uint64_t>(nodes_ - 1)));
+  if (dst >= id_) ++dst;
+  // Hops are known only from the route; the offered load counts the flits this node puts on its
+  // link, so the mean gap is (wire length * cp) / load.
+  const auto& route = routes_.at(dst);
+  const Time cp = tx_.channel()->timing().cp;
+  const double wire = static_cast<double>(route.size() + 3 + static_cast<std::size_t>(traffic_.payload));
+  const double mean = wire * static_cast<double>(cp) / traffic_.load;
+  double gap = mean;
+  if (traffic_.process == "poisson") gap = -std::log(1.0 - rng_.uniform01()) * mean;
+  Time g = static_cast<Time>(std::llround(gap));
+  if (g == 0) g = 1;
+  inject(dst, static_cast<std::uint32_t>(traffic_.payload), now);
+  gen_ev_.notify(sc_core::sc_time::from_value(g));
+}
+
+std::uint8_t TestEndpoint::flit_byte(std::uint32_t j) {
+  const PacketRecord& r = table_[out_.id];
+  const std::uint32_t R = r.route_len;
+  if (j < R) return out_.route[j];
+  j -= R;
+  if (j == 0) return static_cast<std::uint8_t>(kTestPacketType >> 8);
+  if (j == 1) return static_cast<std::uint8_t>(kTestPacketType & 0xff);
+  j -= 2;
+  if (j < r.payload) return payload_byte(r, j);
+  return crc_;
+}
+
+void TestEndpoint::transmit() {
+  const Time now = now_ps();
+  if (!cur_) {
+    if (queue_.empty()) return;
+    const Time created = table_[queue_.front().id].created;
+    if (now < created) { xmit_ev_.notify(delay_to(created)); return; }
+    out_ = std::move(queue_.front());
+    queue_.pop_front();
+    cur_ = true;
+    pos_ = 0;
+    crc_ = 0;
+  }
+  const Time t = tx_.next_slot(table_[out_.id].created);
+  if (now < t) { xmit_ev_.notify(delay_to(t)); return; }
+  if (tx_.stopped(now)) {
+    if (!was_stopped_) {
+      was_stopped_ = true;
+      stop_began_ = now;
+      if (stall_observer_) stall_observer_(now);
+    }
+    return;  // GO wakes us
+  }
+  if (was_stopped_) { stats_.stalled_time += now - stop_began_; was_stopped_ = false; }
+  PacketRecord& r = table_[out_.id];
+  Flit f;
+  f.packet = out_.id;
+  f.data = flit_byte(pos_);
+  f.head = pos_ == 0;
+  f.tail = pos_ + 1 == r.wire_len();
+  if (pos_ >= r.route_len && !f.tail) crc_ = crc8_update(crc_, f.data);
+  if (pos_ == 0) r.injected = now;
+  tx_.send(f, now);
+  ++stats_.sent_flits;
+  ++pos_;
+  if (f.tail) {
+    cur_ = false;
+    ++stats_.sent_packets;
+    if (queue_.empty()) return;
+  }
+  xmit_ev_.notify(delay_to(now + tx_.channel()->timing().cp));
+}
+
+bool TestEndpoint::paused(Time t) const {
+  for (const auto& [a, b] : pauses_) if (t >= a && t < b) return true;
+  return false;
+}
+
+Time TestEndpoint::pause_end(Time t) const {
+  for (const auto& [a, b] : pauses_) if (t >= a && t < b) return b;
+  return t;
+}
+
+void TestEndpoint::receive(const Flit& f, Time arrival) {
+  // Fast path: an idle, unpaused sink consumes each flit as it arrives, costing no event.
+  if (fc_.empty() && !paused(arrival) && pauses_.empty()) { consume(f, arrival); return; }
+  fc_.push(f, arrival);
+}
+
+void TestEndpoint::drain() {
+  const Time now = now_ps();
+  if (fc_.empty()) return;
+  // A paused sink drains its backlog at the link's rate once it resumes.
+  const Time cp = fc_.upstream() ? fc_.upstream()->timing().cp : 0;
+  const auto& h = fc_.head();
+  Time t = h.arrival;
+  if (last_consume_ != kNever) t = std::max(t, last_consume_ + cp);
+  t = pause_end(t);
+  if (now < t) { drain_ev_.notify(delay_to(t)); return; }
+  Flit f = h.flit;
+  fc_.pop(now);
+  last_consume_ = now;
+  consume(f, now);
+  if (!fc_.empty()) drain_ev_.notify(delay_to(now + cp));
+}
+
+void TestEndpoint::consume(const Flit& f, Time at) {
+  if (f.head) {
+    if (rx_active_) {  // previous worm lost its tail
+      table_[rx_pkt_].corrupt = true;
+      ++stats_.errors;
+    }
+    rx_active_ = true;
+    rx_pkt_ = f.packet;
+    rx_pos_ = 0;
+    rx_crc_ = 0;
+    rx_bad_ = false;
+    table_[rx_pkt_].head_arrival = at;
+  } else if (!rx_active_) {
+    ++stats_.errors;  // flit outside a worm
+    return;
+  }
+  PacketRecord& r = table_[rx_pkt_];
+  if (f.packet != rx_pkt_) rx_bad_ = true;
+  const std::uint32_t body = 2 + r.payload;  // bytes covered by the CRC
+  if (rx_pos_ < body) {
+    std::uint8_t expect = rx_pos_ == 0 ? static_cast<std::uint8_t>(kTestPacketType >> 8)
+                        : rx_pos_ == 1 ? static_cast<std::uint8_t>(kTestPacketType & 0xff)
+                                       : payload_byte(r, rx_pos_ - 2);
+    if (f.data != expect) rx_bad_ = true;
+    rx_crc_ = crc8_update(rx_crc_, f.data);
+    if (f.tail) rx_bad_ = true;  // too short
+  } else if (rx_pos_ == body) {
+    if (f.data != rx_crc_ || !f.tail) rx_bad_ = true;
+  } else {
+    rx_bad_ = true;  // too long
+  }
+  ++rx_pos_;
+  ++stats_.recv_bytes;
+  if (f.tail) {
+    rx_active_ = false;
+    r.tail_arrival = at;
+    if (rx_bad_ || r.dst != id_) {
+      r.corrupt = true;
+      ++stats_.errors;
+    } else {
+      ++r.deliveries;
+      ++stats_.recv_packets;
+    }
+  }
+}
+
+}  // namespace sanvp

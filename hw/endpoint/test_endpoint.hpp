@@ -1,0 +1,109 @@
+// TestEndpoint: a packet source and sink standing in for a NIC. The source injects worms at one
+// flit per character period and obeys STOP/GO; the sink checks framing, CRC-8 and every payload
+// byte, and records delivery in the run's PacketTable. Traffic comes from explicit injections
+// (tests) or a generator (uniform random destinations, Poisson or periodic arrivals).
+#pragma once
+#include <deque>
+#include <functional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "hw/endpoint/packet.hpp"
+#include "hw/link/transmitter.hpp"
+#include "hw/switch/flow_controller.hpp"
+#include "platform/core/rng.hpp"
+
+namespace sanvp {
+
+struct TrafficConfig {
+  std::string pattern = "uniform";  // uniform | none
+  std::string process = "poisson";  // poisson | periodic
+  double load = 0.5;                // offered load, fraction of one link's bandwidth
+  int payload = 256;                // payload bytes per packet
+  Time start = 0;
+  Time stop = kMs;                  // no packet is created at or after this time
+  static TrafficConfig from_params(ParamValues& pv, const std::string& path);
+};
+
+class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
+ public:
+  static inline const ParamRegistrar params{{
+      {"traffic", "pattern", ParamType::String, "", "uniform", "destination pattern: uniform (random other node) or none"},
+      {"traffic", "process", ParamType::String, "", "poisson", "arrival process: poisson or periodic"},
+      {"traffic", "load", ParamType::Real, "", "0.5", "offered load per node, fraction of link bandwidth (0..1]"},
+      {"traffic", "payload", ParamType::Int, "bytes", "256", "payload bytes per packet (>= 8)"},
+  }};
+
+  struct Stats {
+    std::uint64_t sent_packets = 0, sent_flits = 0, recv_packets = 0, recv_bytes = 0, errors = 0;
+    Time stalled_time = 0;  // time the source spent stopped with a flit ready
+  };
+
+  SC_HAS_PROCESS(TestEndpoint);
+  TestEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, std::uint64_t seed,
+               const FlowControlConfig& rx_fc);
+
+  int id() const { return id_; }
+  void attach_output(LinkChannel* ch);
+  void attach_input(LinkChannel* ch) { fc_.set_upstream(ch); }
+  ControlReceiver* output_control() { return &tx_; }
+  FlowController& input_buffer() { return fc_; }
+
+  // Source routes to every destination node id (empty vector = unreachable/self).
+  void set_routes(std::vector<std::vector<std::uint8_t>> routes) { routes_ = std::move(routes); }
+  // Queues one packet to `dst` created at `when` (>= now); returns its packet id.
+  std::uint32_t inject(int dst, std::uint32_t payload, Time when);
+  // Same with an explicit route (tests of bad routes and hand-made route sets).
+  std::uint32_t inject_route(int dst, std::vector<std::uint8_t> route, std::uint32_t payload, Time when);
+  void start_traffic(const TrafficConfig& cfg, int nodes);
+  // The sink refuses to consume during [from, to): its slack buffer fills and STOPs the link.
+  void pause_receive(Time from, Time to) { pauses_.emplace_back(from, to); }
+
+  // Observer of the source's first blocked slot: called with the time the source wanted to send
+  // but was held by STOP.
+  void set_stall_observer(std::function<void(Time)> fn) { stall_observer_ = std::move(fn); }
+  const Stats& stats() const { return stats_; }
+  std::size_t queued() const { return queue_.size() + (cur_ ? 1 : 0); }
+
+ private:
+  struct Outgoing { std::uint32_t id; std::vector<std::uint8_t> route; };
+  void receive(const Flit& f, Time arrival) override;
+  void consume(const Flit& f, Time at);
+  bool paused(Time t) const;
+  Time pause_end(Time t) const;
+  void transmit();
+  void generate();
+  void drain();
+  std::uint8_t flit_byte(std::uint32_t j);
+
+  int id_;
+  PacketTable& table_;
+  Rng rng_;
+  LinkTransmitter tx_;
+  FlowController fc_;
+  std::vector<std::vector<std::uint8_t>> routes_;
+  std::deque<Outgoing> queue_;
+  bool cur_ = false;
+  Outgoing out_;
+  std::uint32_t pos_ = 0;
+  std::uint8_t crc_ = 0;
+  bool was_stopped_ = false;
+  Time stop_began_ = 0;
+  std::uint32_t next_seq_ = 0;
+  sc_core::sc_event xmit_ev_, gen_ev_, drain_ev_;
+  TrafficConfig traffic_;
+  int nodes_ = 0;
+  bool traffic_on_ = false;
+  Time last_consume_ = kNever;
+  // receive side: the worm being received
+  bool rx_active_ = false;
+  std::uint32_t rx_pkt_ = 0, rx_pos_ = 0;
+  std::uint8_t rx_crc_ = 0;
+  bool rx_bad_ = false;
+  std::vector<std::pair<Time, Time>> pauses_;
+  std::function<void(Time)> stall_observer_;
+  Stats stats_;
+};
+
+}  // namespace sanvp

@@ -1,0 +1,44 @@
+// A flit is one byte on a Myrinet-class link. Packets are worms of flits:
+//   [route byte per switch hop][type hi][type lo][payload ...][CRC-8]
+// Each switch consumes the leading route byte; the CRC-8 covers type and payload (the route
+// bytes change on every hop). The last flit carries the end-of-packet mark (Myrinet's GAP).
+#pragma once
+#include <cstdint>
+
+#include "platform/core/time.hpp"
+
+namespace sanvp {
+
+struct Flit {
+  std::uint32_t packet = 0;  // index into the run's packet table (for tracing and scoreboards)
+  std::uint8_t data = 0;
+  bool head = false;  // first flit of the worm on this link
+  bool tail = false;  // end of packet
+};
+
+// Flit kind as shown in waves: 0 idle, 1 head, 2 body, 3 tail (a 1-flit worm shows as tail).
+inline std::uint8_t flit_kind(const Flit& f) { return f.tail ? 3 : f.head ? 1 : 2; }
+
+// CRC-8, polynomial x^8 + x^2 + x + 1 (0x07), initial value 0, as used on Myrinet links.
+inline std::uint8_t crc8_update(std::uint8_t crc, std::uint8_t byte) {
+  crc ^= byte;
+  for (int i = 0; i < 8; ++i) crc = static_cast<std::uint8_t>((crc & 0x80) ? (crc << 1) ^ 0x07 : (crc << 1));
+  return crc;
+}
+
+// Receives flits travelling downstream. Called when the flit leaves the sender; `arrival` is when
+// it is completely in the receiver (departure + link delay).
+class FlitReceiver {
+ public:
+  virtual ~FlitReceiver() = default;
+  virtual void receive(const Flit& f, Time arrival) = 0;
+};
+
+// Receives STOP/GO control symbols travelling upstream; `effective` is when the sender obeys it.
+class ControlReceiver {
+ public:
+  virtual ~ControlReceiver() = default;
+  virtual void control(bool stop, Time effective) = 0;
+};
+
+}  // namespace sanvp

@@ -1,0 +1,63 @@
+// Link: a full-duplex, byte-wide Myrinet-class link. Each direction is a LinkChannel that carries
+// data flits downstream (one per character period `cp`, propagation delay `ld`) and STOP/GO
+// control symbols upstream (propagation delay `ld`). A channel is a pure delay line: it keeps
+// no state besides statistics and its VCD signals, and costs no simulation events.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <systemc>
+
+#include "hw/link/flit.hpp"
+#include "platform/core/params.hpp"
+#include "platform/core/trace.hpp"
+
+namespace sanvp {
+
+struct LinkTiming {
+  Time ld = 17 * kNs;   // propagation delay of one flit or control symbol
+  Time cp = 6250;       // character period: time to put one flit on the link
+};
+
+class LinkChannel {
+ public:
+  // Parameters (scope "link"): ld and cp may be set per link with "<link path>.ld".
+  static inline const ParamRegistrar params{{
+      {"link", "ld", ParamType::Time, "ns", "17ns", "link propagation delay of a flit or control symbol"},
+      {"link", "cp", ParamType::Time, "ns", "6.25ns", "character period: time to transmit one flit (byte)"},
+  }};
+
+  LinkChannel(std::string path, LinkTiming t) : path_(std::move(path)), timing_(t) {}
+  void bind(FlitReceiver* rx, ControlReceiver* tx) { rx_ = rx; tx_ = tx; }
+  bool connected() const { return rx_ != nullptr; }
+  const std::string& path() const { return path_; }
+  const LinkTiming& timing() const { return timing_; }
+
+  // Sender puts `f` on the wire at `t` (the current simulated time).
+  void send(const Flit& f, Time t) {
+    ++flits_;
+    if (data_sig_ != Tracer::kOff) trace_flit(f, t);
+    rx_->receive(f, t + timing_.ld);
+  }
+  // Receiver's flow controller emits STOP/GO at `t`; `fc_total` is both flow controllers' delay.
+  void send_control(bool stop, Time t, Time fc_total) {
+    ++controls_;
+    if (stopgo_sig_ != Tracer::kOff) Tracer::global().change(stopgo_sig_, t, stop ? 1 : 0);
+    tx_->control(stop, t + timing_.ld + fc_total);
+  }
+
+  void declare_traces();
+  std::uint64_t flits() const { return flits_; }
+  std::uint64_t controls() const { return controls_; }
+
+ private:
+  void trace_flit(const Flit& f, Time t);
+  std::string path_;
+  LinkTiming timing_;
+  FlitReceiver* rx_ = nullptr;
+  ControlReceiver* tx_ = nullptr;
+  std::uint64_t flits_ = 0, controls_ = 0;
+  Tracer::Handle data_sig_ = Tracer::kOff, kind_sig_ = Tracer::kOff, stopgo_sig_ = Tracer::kOff,
+                 pkt_sig_ = Tracer::kOff;
+};
+
+}  // namespace sanvp

@@ -1,0 +1,101 @@
+#include "hw/switch/flow_controller.hpp"
+
+#include <fmt/format.h>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp {
+
+FlowControlConfig FlowControlConfig::from_params(ParamValues& pv, const std::string& path) {
+  FlowControlConfig c;
+  c.bl = static_cast<int>(pv.integer(path, "fc", "bl"));
+  c.ks = static_cast<int>(pv.integer(path, "fc", "ks"));
+  c.kg = static_cast<int>(pv.integer(path, "fc", "kg"));
+  c.fc = pv.time(path, "fc", "fc");
+  return c;
+}
+
+int FlowControlConfig::in_flight_after_stop(const LinkTiming& lt, Time fc) {
+  const Time rt = 2 * lt.ld + 2 * fc;
+  return static_cast<int>((rt + lt.cp - 1) / lt.cp) - 1;
+}
+
+void FlowControlConfig::validate(const LinkTiming& lt, Time sd, const std::string& where) const {
+  const std::string at = where.empty() ? "fc" : where;
+  if (bl < 1 || bl > 1 << 20) throw UserError(fmt::format("{}: bl={} out of range (1..1048576)", at, bl));
+  if (ks > bl) throw UserError(fmt::format("{}: ks={} > bl={}: STOP threshold must not exceed the buffer (need kg < ks <= bl)", at, ks, bl));
+  if (kg >= ks) throw UserError(fmt::format("{}: kg={} >= ks={}: GO threshold must lie below STOP threshold (need 0 <= kg < ks <= bl)", at, kg, ks));
+  if (kg < 0) throw UserError(fmt::format("{}: kg={} is negative", at, kg));
+  if (lt.cp == 0) throw UserError(fmt::format("{}: link cp must be > 0", at));
+  const int n = in_flight_after_stop(lt, fc);
+  if (ks + n > bl)
+    throw UserError(fmt::format(
+        "{}: buffer would overflow: need ks + ceil((2*ld + 2*fc)/cp) - 1 <= bl, but {} + ceil((2*{} + 2*{})/{}) - 1 = {} > {}",
+        at, ks, format_time(lt.ld), format_time(fc), format_time(lt.cp), ks + n, bl));
+  const Time need = 2 * lt.ld + 2 * fc + sd;
+  const Time have = static_cast<Time>(kg + 1) * lt.cp;
+  if (have < need)
+    throw UserError(fmt::format(
+        "{}: receiver would starve after GO: need (kg+1)*cp >= 2*ld + 2*fc + sd, but ({}+1)*{} = {} < 2*{} + 2*{} + {} = {}",
+        at, kg, format_time(lt.cp), format_time(have), format_time(lt.ld), format_time(fc), format_time(sd), format_time(need)));
+}
+
+FlowController::FlowController(sc_core::sc_module_name name, const FlowControlConfig& cfg) : sc_module(name), cfg_(cfg) {
+  SC_METHOD(check_proc);
+  sensitive << check_ev_;
+  dont_initialize();
+}
+
+void FlowController::declare_traces() { occ_sig_ = Tracer::global().declare(name(), "occupancy", 16); }
+
+int FlowController::occupancy(Time now) const {
+  int in_flight = 0;
+  for (auto it = buf_.rbegin(); it != buf_.rend() && it->arrival > now; ++it) ++in_flight;
+  return static_cast<int>(buf_.size()) - in_flight;
+}
+
+void FlowController::schedule_check(Time t) {
+  checks_.push_back(t);
+  const Time now = sc_core::sc_time_stamp().value();
+  check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
+}
+
+void FlowController::push(const Flit& f, Time arrival) {
+  const bool was_empty = buf_.empty();
+  buf_.push_back(Entry{arrival, f});
+  // Only an arrival that can bring occupancy to ks (or past bl) needs examining at its instant;
+  // traced buffers examine every arrival so the occupancy wave is exact.
+  if (static_cast<int>(buf_.size()) >= cfg_.ks || occ_sig_ != Tracer::kOff) schedule_check(arrival);
+  if (was_empty && on_head_) on_head_(arrival);
+}
+
+void FlowController::check_proc() {
+  const Time now = sc_core::sc_time_stamp().value();
+  while (!checks_.empty() && checks_.front() <= now) checks_.pop_front();
+  int occ = occupancy(now);
+  if (departures_at_ == now) occ += departures_now_;  // arrivals at this instant count first
+  if (occ > stats_.max_occupancy) stats_.max_occupancy = occ;
+  if (occ > cfg_.bl)
+    throw SimError(fmt::format("{}: slack buffer overflow at {}: occupancy {} > bl={}", name(), format_time(now), occ, cfg_.bl));
+  if (occ_sig_ != Tracer::kOff) Tracer::global().change(occ_sig_, now, static_cast<std::uint64_t>(occupancy(now)));
+  if (!stop_sent_ && occ >= cfg_.ks) send_control(true, now, occ);
+  if (!checks_.empty()) check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
+}
+
+void FlowController::pop(Time now) {
+  buf_.pop_front();
+  if (departures_at_ != now) { departures_at_ = now; departures_now_ = 0; }
+  ++departures_now_;
+  const int occ = occupancy(now);
+  if (occ_sig_ != Tracer::kOff) Tracer::global().change(occ_sig_, now, static_cast<std::uint64_t>(occ));
+  if (stop_sent_ && occ <= cfg_.kg) send_control(false, now, occ);
+}
+
+void FlowController::send_control(bool stop, Time now, int occ) {
+  stop_sent_ = stop;
+  if (stop) ++stats_.stops; else ++stats_.gos;
+  if (observer_) observer_(now, stop, occ);
+  if (upstream_) upstream_->send_control(stop, now, 2 * cfg_.fc);
+}
+
+}  // namespace sanvp

@@ -1,0 +1,91 @@
+// FlowController: the receiving end of a link — a slack buffer of `bl` flits with Myrinet
+// STOP/GO flow control. STOP goes upstream the moment occupancy reaches `ks`; GO when it drains
+// to `kg`. A control symbol takes ld + 2*fc to act on the sender (fc at each flow controller;
+// FBS paper section 2.2).
+//
+// Flits are pushed when they leave the sender, stamped with their arrival time, so the buffer
+// may hold flits still on the wire. Occupancy at time t counts only flits arrived by t; at one
+// instant, arrivals count before departures. The STOP check runs at an arrival instant only when
+// the buffer could reach `ks` then, so an unloaded link costs no events here.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "hw/link/link.hpp"
+#include "platform/core/params.hpp"
+
+namespace sanvp {
+
+struct FlowControlConfig {
+  int bl = 64;          // slack buffer length in flits
+  int ks = 53;          // STOP threshold
+  int kg = 17;          // GO threshold
+  Time fc = 3260;       // flow-controller delay (paid by each of the two flow controllers)
+
+  static FlowControlConfig from_params(ParamValues& pv, const std::string& path);
+  // Rejects thresholds that cannot prevent overflow or underflow for the given delays. `sd` is
+  // the delay from the buffer head to the outgoing link (0 at a node). Throws UserError showing
+  // the violated inequality with values.
+  void validate(const LinkTiming& lt, Time sd, const std::string& where) const;
+  // Flits that still arrive after STOP was sent, sender streaming: ceil((2ld+2fc)/cp) - 1.
+  static int in_flight_after_stop(const LinkTiming& lt, Time fc);
+};
+
+class FlowController : public sc_core::sc_module {
+ public:
+  static inline const ParamRegistrar params{{
+      {"fc", "bl", ParamType::Int, "flits", "64", "slack buffer length per input"},
+      {"fc", "ks", ParamType::Int, "flits", "53", "STOP threshold: occupancy that sends STOP upstream"},
+      {"fc", "kg", ParamType::Int, "flits", "17", "GO threshold: occupancy that sends GO upstream"},
+      {"fc", "fc", ParamType::Time, "ns", "3.26ns", "flow-controller delay for a control symbol (paid at both ends)"},
+  }};
+
+  struct Entry { Time arrival; Flit flit; };
+  struct Stats { std::uint64_t stops = 0, gos = 0; int max_occupancy = 0; };
+  // Observer for tests: (time, stop?, occupancy at that moment).
+  using ControlObserver = std::function<void(Time, bool, int)>;
+
+  SC_HAS_PROCESS(FlowController);
+  FlowController(sc_core::sc_module_name name, const FlowControlConfig& cfg);
+
+  void set_upstream(LinkChannel* ch) { upstream_ = ch; }
+  LinkChannel* upstream() const { return upstream_; }
+  // Called when a flit enters an empty buffer (a new head): the consumer schedules itself.
+  void set_head_listener(std::function<void(Time arrival)> fn) { on_head_ = std::move(fn); }
+  void set_control_observer(ControlObserver fn) { observer_ = std::move(fn); }
+
+  void push(const Flit& f, Time arrival);
+  bool empty() const { return buf_.empty(); }
+  const Entry& head() const { return buf_.front(); }
+  void pop(Time now);
+  int occupancy(Time now) const;
+  bool stopping() const { return stop_sent_; }
+
+  const FlowControlConfig& config() const { return cfg_; }
+  const Stats& stats() const { return stats_; }
+  void declare_traces();
+
+ private:
+  void check_proc();
+  void send_control(bool stop, Time now, int occ);
+  void schedule_check(Time t);
+
+  FlowControlConfig cfg_;
+  LinkChannel* upstream_ = nullptr;
+  std::function<void(Time)> on_head_;
+  ControlObserver observer_;
+  std::deque<Entry> buf_;
+  std::deque<Time> checks_;  // arrival instants to examine, increasing
+  sc_core::sc_event check_ev_;
+  bool stop_sent_ = false;
+  Time departures_at_ = kNever;  // instant of the latest departures
+  int departures_now_ = 0;       // departures at that instant (arrivals count first)
+  Stats stats_;
+  Tracer::Handle occ_sig_ = Tracer::kOff;
+};
+
+}  // namespace sanvp

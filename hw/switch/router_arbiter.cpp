@@ -1,0 +1,48 @@
+#include "hw/switch/router_arbiter.hpp"
+
+#include <algorithm>
+
+namespace sanvp {
+
+RouterArbiter::RouterArbiter(int ports)
+    : ports_(ports), owner_(ports, -1), last_(ports, ports - 1),
+      want_(ports, std::vector<char>(ports, 0)), is_dirty_(ports, 0) {}
+
+void RouterArbiter::request(int in, int out) {
+  want_[out][in] = 1;
+  if (!is_dirty_[out]) { is_dirty_[out] = 1; dirty_.push_back(out); }
+}
+
+void RouterArbiter::release(int out) {
+  owner_[out] = -1;
+  if (!is_dirty_[out]) { is_dirty_[out] = 1; dirty_.push_back(out); }
+}
+
+std::vector<int> RouterArbiter::waiting(int out) const {
+  std::vector<int> v;
+  for (int i = 0; i < ports_; ++i) if (want_[out][i]) v.push_back(i);
+  return v;
+}
+
+void RouterArbiter::arbitrate(const std::function<void(int, int)>& grant) {
+  // Outputs in port order, so simultaneous grants are issued deterministically.
+  std::sort(dirty_.begin(), dirty_.end());
+  for (int out : dirty_) {
+    is_dirty_[out] = 0;
+    if (owner_[out] >= 0) continue;
+    for (int k = 1; k <= ports_; ++k) {
+      int in = (last_[out] + k) % ports_;
+      if (want_[out][in]) {
+        want_[out][in] = 0;
+        owner_[out] = in;
+        last_[out] = in;
+        ++grants_;
+        grant(in, out);
+        break;
+      }
+    }
+  }
+  dirty_.clear();
+}
+
+}  // namespace sanvp

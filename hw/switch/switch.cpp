@@ -1,0 +1,189 @@
+#include "hw/switch/switch.hpp"
+
+#include <fmt/format.h>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp {
+
+namespace {
+inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
+inline sc_core::sc_time delay_to(Time t) {
+  const Time now = now_ps();
+  return sc_core::sc_time::from_value(t > now ? t - now : 0);
+}
+}  // namespace
+
+SwitchConfig SwitchConfig::from_params(ParamValues& pv, const std::string& path, int ports) {
+  SwitchConfig c;
+  c.ports = ports;
+  c.rd = pv.time(path, "switch", "rd");
+  c.sd = pv.time(path, "switch", "sd");
+  const std::string arb = pv.string(path, "switch", "arbiter");
+  if (arb != "round-robin")
+    throw UserError(fmt::format("{}: unknown switch.arbiter '{}' (available: round-robin)", path, arb));
+  c.fc = FlowControlConfig::from_params(pv, path);
+  return c;
+}
+
+// One switch port: the input side (slack buffer, routing state) and the output side (link
+// transmitter, the worm it carries).
+struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
+  enum class In { Idle, Waiting, Forwarding };
+
+  SC_HAS_PROCESS(Port);
+  Port(sc_core::sc_module_name n, Switch& sw, int index)
+      : sc_module(n), sw(sw), idx(index), in("in", sw.cfg_.fc) {
+    in.set_head_listener([this](Time arrival) { on_new_head(arrival); });
+    tx.attach(nullptr, {});
+    SC_METHOD(route);
+    sensitive << route_ev;
+    dont_initialize();
+    SC_METHOD(transmit);
+    sensitive << xmit_ev;
+    dont_initialize();
+  }
+
+  // FlitReceiver: flits leaving the upstream sender.
+  void receive(const Flit& f, Time arrival) override { in.push(f, arrival); }
+
+  void on_new_head(Time arrival) {
+    if (state == In::Idle) route_ev.notify(delay_to(arrival));
+    else if (state == In::Forwarding) sw.ports_[out]->xmit_ev.notify(delay_to(arrival));
+  }
+
+  // Input side: route the worm at the buffer head rd after it got there.
+  void route() {
+    if (state != In::Idle || in.empty()) return;
+    const Time now = now_ps();
+    const auto& h = in.head();
+    const Time at_head = std::max(h.arrival, free_since);
+    const Time decided = at_head + sw.cfg_.rd;
+    if (now < decided) { route_ev.notify(delay_to(decided)); return; }
+    if (!h.flit.head)
+      throw SimError(fmt::format("{}: flit of packet {} at buffer head is not a worm header", name(), h.flit.packet));
+    const int port = h.flit.data;
+    const std::uint32_t pkt = h.flit.packet;
+    in.pop(now);  // the route byte is consumed here
+    if (port >= sw.cfg_.ports || !sw.ports_[port]->tx.connected())
+      throw SimError(fmt::format("{}: packet {} routed to {} port {} of {}", name(), pkt,
+                                 port >= sw.cfg_.ports ? "nonexistent" : "unconnected", port, sw.name()));
+    state = In::Waiting;
+    out = port;
+    sw.request_output(idx, port);
+  }
+
+  // Output side: send the next flit of the granted worm.
+  void transmit() {
+    const int src = sw.crossbar_.input_of(idx);
+    if (src < 0) return;
+    Port& ip = *sw.ports_[src];
+    if (ip.in.empty()) return;  // woken again when the next flit arrives
+    const Time now = now_ps();
+    const auto& e = ip.in.head();
+    const Time t = tx.next_slot(sw.crossbar_.at_output(std::max(e.arrival, grant_time)));
+    if (now < t) { xmit_ev.notify(delay_to(t)); return; }
+    if (tx.stopped(now)) return;  // woken by GO
+    Flit f = e.flit;
+    f.head = first;  // after the route byte is stripped, the next flit heads the worm here
+    first = false;
+    ip.in.pop(now);
+    tx.send(f, now);
+    if (f.tail) {
+      sw.on_tail_sent(src, idx, now);
+    } else {
+      xmit_ev.notify(delay_to(now + tx.channel()->timing().cp));
+    }
+  }
+
+  Switch& sw;
+  int idx;
+  FlowController in;
+  LinkTransmitter tx;
+  sc_core::sc_event route_ev, xmit_ev;
+  In state = In::Idle;
+  int out = -1;
+  bool first = false;         // output side: next flit sent is the worm's first on this link
+  Time free_since = 0;        // when the previous worm's tail left this input
+  Time grant_time = 0;        // output side: when the current worm was granted this output
+  Tracer::Handle owner_sig = Tracer::kOff;
+};
+
+Switch::Switch(sc_core::sc_module_name name, const SwitchConfig& cfg)
+    : sc_module(name), cfg_(cfg), arbiter_(cfg.ports), crossbar_(cfg.ports, cfg.sd) {
+  if (cfg.ports < 2 || cfg.ports > 64)
+    throw UserError(fmt::format("{}: switch.ports={} out of range (2..64)", this->name(), cfg.ports));
+  for (int p = 0; p < cfg.ports; ++p) ports_.push_back(std::make_unique<Port>(fmt::format("p{}", p).c_str(), *this, p));
+  SC_METHOD(arbitrate_proc);
+  sensitive << arbitrate_ev_;
+  dont_initialize();
+}
+
+Switch::~Switch() = default;
+
+void Switch::attach_output(int port, LinkChannel* ch) {
+  Port& p = *ports_.at(port);
+  p.tx.attach(ch, [&p](Time eff) { p.xmit_ev.notify(delay_to(eff)); });
+}
+void Switch::attach_input(int port, LinkChannel* ch) { ports_.at(port)->in.set_upstream(ch); }
+bool Switch::port_connected(int port) const { return ports_.at(port)->tx.connected(); }
+FlitReceiver* Switch::input_receiver(int port) { return ports_.at(port).get(); }
+ControlReceiver* Switch::output_control(int port) { return &ports_.at(port)->tx; }
+FlowController& Switch::input_buffer(int port) { return ports_.at(port)->in; }
+
+void Switch::declare_traces() {
+  for (auto& p : ports_) {
+    p->in.declare_traces();
+    if (p->tx.channel()) p->owner_sig = Tracer::global().declare(std::string(p->name()) + ".out", "owner", 7);
+  }
+}
+
+void Switch::request_output(int in, int out) {
+  arbiter_.request(in, out);
+  arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Switch::on_tail_sent(int in, int out, Time now) {
+  crossbar_.disconnect(out);
+  arbiter_.release(out);
+  Port& ip = *ports_[in];
+  ip.state = Port::In::Idle;
+  ip.out = -1;
+  ip.free_since = now;
+  ip.route_ev.notify(sc_core::SC_ZERO_TIME);
+  if (ports_[out]->owner_sig != Tracer::kOff) Tracer::global().change(ports_[out]->owner_sig, now, 0);
+  arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Switch::arbitrate_proc() {
+  const Time now = now_ps();
+  arbiter_.arbitrate([&](int in, int out) {
+    crossbar_.connect(in, out);
+    Port& ip = *ports_[in];
+    Port& op = *ports_[out];
+    ip.state = Port::In::Forwarding;
+    op.grant_time = now;
+    op.first = true;
+    if (op.owner_sig != Tracer::kOff) Tracer::global().change(op.owner_sig, now, static_cast<std::uint64_t>(in + 1));
+    if (grant_observer_) grant_observer_(now, in, out);
+    op.xmit_ev.notify(sc_core::SC_ZERO_TIME);
+  });
+}
+
+std::vector<std::string> Switch::describe_worms(Time now) const {
+  std::vector<std::string> lines;
+  for (const auto& p : ports_) {
+    if (p->state == Port::In::Waiting) {
+      const int holder = arbiter_.owner(p->out);
+      lines.push_back(fmt::format("{}: worm waits for output p{} held by input p{} ({} flits buffered, STOP {})",
+                                  p->name(), p->out, holder, p->in.occupancy(now), p->in.stopping() ? "sent" : "not sent"));
+    } else if (p->state == Port::In::Forwarding) {
+      const auto& op = *ports_[p->out];
+      lines.push_back(fmt::format("{}: worm streams to output p{} ({} flits buffered, output {})", p->name(), p->out,
+                                  p->in.occupancy(now), const_cast<LinkTransmitter&>(op.tx).stopped(now) ? "stopped by downstream" : "free"));
+    }
+  }
+  return lines;
+}
+
+}  // namespace sanvp

@@ -1,0 +1,74 @@
+// Switch: an N-port Myrinet-class wormhole switch composed of a FlowController (slack buffer)
+// per input, a RouterArbiter, a Crossbar, and a LinkTransmitter per output. Each input strips
+// the leading route byte of a worm and asks for the output it names; a granted worm streams
+// through the crossbar and holds the output until its tail has left.
+//
+// Processes, all event-driven (no clock): per input, `route` runs when a header reaches the
+// buffer head and again rd later; per output, `transmit` runs once per departing flit; per
+// switch, `arbitrate` runs in the delta after requests or releases.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "hw/link/transmitter.hpp"
+#include "hw/switch/crossbar.hpp"
+#include "hw/switch/flow_controller.hpp"
+#include "hw/switch/router_arbiter.hpp"
+
+namespace sanvp {
+
+struct SwitchConfig {
+  int ports = 8;
+  Time rd = 100 * kNs;
+  Time sd = 2 * kNs;
+  FlowControlConfig fc;
+  static SwitchConfig from_params(ParamValues& pv, const std::string& path, int ports);
+};
+
+class Switch : public sc_core::sc_module {
+ public:
+  static inline const ParamRegistrar params{{
+      {"switch", "ports", ParamType::Int, "", "8", "number of ports of a switch (4..64)"},
+  }};
+
+  // Observer of arbitration: (time, input, output).
+  using GrantObserver = std::function<void(Time, int, int)>;
+
+  SC_HAS_PROCESS(Switch);
+  Switch(sc_core::sc_module_name name, const SwitchConfig& cfg);
+  ~Switch() override;
+
+  int ports() const { return cfg_.ports; }
+  const SwitchConfig& config() const { return cfg_; }
+  // Wiring: the channel this port sends on, and the channel whose flits arrive at this port.
+  void attach_output(int port, LinkChannel* ch);
+  void attach_input(int port, LinkChannel* ch);
+  bool port_connected(int port) const;
+  FlitReceiver* input_receiver(int port);
+  ControlReceiver* output_control(int port);
+  FlowController& input_buffer(int port);
+  const RouterArbiter& arbiter() const { return arbiter_; }
+
+  void set_grant_observer(GrantObserver fn) { grant_observer_ = std::move(fn); }
+  void declare_traces();
+  // One line per input holding or waiting with a worm: for hung-network reports.
+  std::vector<std::string> describe_worms(Time now) const;
+
+ private:
+  struct Port;
+  void arbitrate_proc();
+  void request_output(int in, int out);
+  void on_tail_sent(int in, int out, Time now);
+
+  SwitchConfig cfg_;
+  RouterArbiter arbiter_;
+  Crossbar crossbar_;
+  std::vector<std::unique_ptr<Port>> ports_;
+  sc_core::sc_event arbitrate_ev_;
+  GrantObserver grant_observer_;
+};
+
+}  // namespace sanvp

@@ -1,0 +1,108 @@
+// sanvp: command-line entry point. Thin by design: parsing here, models in hw/, running in
+// platform/sim. Exit codes: 0 success, 2 bad input, 3 simulation failure (hang, scoreboard).
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <systemc>
+
+#include "platform/core/error.hpp"
+#include "platform/core/log.hpp"
+#include "platform/core/params.hpp"
+#include "platform/sim/run.hpp"
+
+using namespace sanvp;
+
+namespace {
+
+void apply_sets(ParamValues& pv, const std::vector<std::string>& sets) {
+  for (const auto& s : sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UserError(fmt::format("--set: '{}' is not key=value", s));
+    pv.set(s.substr(0, eq), s.substr(eq + 1), "--set");
+  }
+}
+
+void parse_window(const std::string& w, RunOptions& opt) {
+  if (w.empty()) return;
+  auto colon = w.find(':');
+  if (colon == std::string::npos) throw UserError(fmt::format("--trace-window: '{}' is not FROM:TO (e.g. 10us:50us)", w));
+  opt.trace_from = colon == 0 ? 0 : parse_time(w.substr(0, colon), "--trace-window");
+  opt.trace_to = colon + 1 == w.size() ? kNever : parse_time(w.substr(colon + 1), "--trace-window");
+  if (opt.trace_to < opt.trace_from) throw UserError(fmt::format("--trace-window: '{}' ends before it starts", w));
+}
+
+const char* type_name(ParamType t) {
+  switch (t) {
+    case ParamType::Time: return "time";
+    case ParamType::Int: return "int";
+    case ParamType::Real: return "real";
+    case ParamType::Bool: return "bool";
+    case ParamType::String: return "string";
+  }
+  return "?";
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  // SystemC prints a banner and info reports by default; a tool's output should be its own.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+
+  CLI::App app{"sanvp - SystemC virtual platform of Myrinet-class system area networks"};
+  app.set_version_flag("--version", std::string("sanvp ") + SANVP_VERSION);
+  app.require_subcommand(1);
+  std::string log_level = "warn";
+  app.add_option("--log-level", log_level, "error, warn, info, debug, trace")->capture_default_str();
+
+  RunOptions opt;
+  std::string scenario, window;
+  std::vector<std::string> sets;
+  auto* run = app.add_subcommand("run", "run a scenario (the built-in default when none is given)");
+  run->add_option("scenario", scenario, "scenario file (YAML)");
+  run->add_option("--set", sets, "override a parameter: key=value (see 'sanvp params')");
+  run->add_option("--vcd", opt.vcd, "write waves to this VCD file");
+  run->add_option("--report", opt.report, "report file")->capture_default_str();
+  run->add_option("--seed", opt.seed, "random seed")->capture_default_str();
+  run->add_option("--trace", opt.trace, "comma-separated module patterns to trace, e.g. 'sw0.*,n1'");
+  run->add_option("--trace-window", window, "trace only FROM:TO, e.g. 10us:50us");
+
+  auto* params = app.add_subcommand("params", "list every model parameter: name, unit, default, meaning");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitUserError;
+  }
+
+  try {
+    log::set_level(log::parse_level(log_level));
+    if (params->parsed()) {
+      fmt::print("{:<20} {:<7} {:<6} {:<12} {}\n", "parameter", "type", "unit", "default", "meaning");
+      for (const auto& p : ParamCatalog::sorted())
+        fmt::print("{:<20} {:<7} {:<6} {:<12} {}\n", p.key(), type_name(p.type), p.unit, p.def, p.meaning);
+      return 0;
+    }
+    if (run->parsed()) {
+      ParamValues pv;
+      if (!scenario.empty())
+        throw UserError(fmt::format("{}: scenario files are not supported by this build yet", scenario));
+      apply_sets(pv, sets);
+      parse_window(window, opt);
+      RunSpec spec = default_scenario(pv);
+      return run_simulation(pv, opt, spec).exit_code;
+    }
+  } catch (const UserError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return kExitUserError;
+  } catch (const SimError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return kExitSimError;
+  } catch (const sc_core::sc_report& e) {
+    fmt::print(stderr, "error: {}\n", e.get_msg());
+    return kExitSimError;
+  }
+  return 0;
+}

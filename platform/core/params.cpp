@@ -1,0 +1,156 @@
+#include "params.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "error.hpp"
+
+namespace sanvp {
+
+namespace {
+std::map<std::string, ParamSpec>& catalog() {
+  static std::map<std::string, ParamSpec> c;
+  return c;
+}
+}  // namespace
+
+void ParamCatalog::add(const ParamSpec& spec) { catalog().emplace(spec.key(), spec); }
+
+const ParamSpec* ParamCatalog::find(const std::string& key) {
+  auto it = catalog().find(key);
+  return it == catalog().end() ? nullptr : &it->second;
+}
+
+bool ParamCatalog::has_name(const std::string& name) {
+  return std::any_of(catalog().begin(), catalog().end(), [&](const auto& kv) { return kv.second.name == name; });
+}
+
+std::vector<ParamSpec> ParamCatalog::sorted() {
+  std::vector<ParamSpec> v;
+  for (const auto& kv : catalog()) v.push_back(kv.second);
+  return v;
+}
+
+std::int64_t parse_int(const std::string& text, const std::string& what) {
+  try {
+    std::size_t used = 0;
+    long long v = std::stoll(text, &used, 0);
+    if (used != text.size()) throw std::invalid_argument("trailing");
+    return v;
+  } catch (const std::exception&) {
+    throw UserError(fmt::format("{}: '{}' is not an integer", what, text));
+  }
+}
+
+double parse_real(const std::string& text, const std::string& what) {
+  try {
+    std::size_t used = 0;
+    double v = std::stod(text, &used);
+    if (used != text.size()) throw std::invalid_argument("trailing");
+    return v;
+  } catch (const std::exception&) {
+    throw UserError(fmt::format("{}: '{}' is not a number", what, text));
+  }
+}
+
+bool parse_bool(const std::string& text, const std::string& what) {
+  if (text == "1" || text == "true" || text == "on" || text == "yes") return true;
+  if (text == "0" || text == "false" || text == "off" || text == "no") return false;
+  throw UserError(fmt::format("{}: '{}' is not a boolean (true/false)", what, text));
+}
+
+void validate_value(const ParamSpec& spec, const std::string& value, const std::string& what) {
+  switch (spec.type) {
+    case ParamType::Time: parse_time(value, what); break;
+    case ParamType::Int: parse_int(value, what); break;
+    case ParamType::Real: parse_real(value, what); break;
+    case ParamType::Bool: parse_bool(value, what); break;
+    case ParamType::String: break;
+  }
+}
+
+void ParamValues::set(const std::string& key, const std::string& value, const std::string& origin) {
+  const ParamSpec* spec = ParamCatalog::find(key);
+  if (spec) {
+    validate_value(*spec, value, fmt::format("{}: parameter '{}'", origin, key));
+  } else {
+    auto dot = key.rfind('.');
+    if (dot == std::string::npos || dot == 0 || !ParamCatalog::has_name(key.substr(dot + 1)))
+      throw UserError(fmt::format("{}: unknown parameter '{}' (run 'sanvp params' for the list)", origin, key));
+  }
+  values_[key] = Entry{value, origin};
+}
+
+std::pair<std::string, std::string> ParamValues::resolve(const std::string& path, const std::string& scope,
+                                                         const std::string& name, const ParamSpec** spec_out) {
+  const std::string ckey = scope + "." + name;
+  const ParamSpec* spec = ParamCatalog::find(ckey);
+  if (!spec) throw std::logic_error("undeclared parameter " + ckey);
+  *spec_out = spec;
+  if (!path.empty()) {
+    // Most specific first: "a.b.c.name", then "b.c.name" is not tried: instance paths are exact.
+    std::string ikey = path + "." + name;
+    auto it = values_.find(ikey);
+    if (it != values_.end()) {
+      used_.insert(ikey);
+      instance_effective_[ikey] = it->second;
+      return {it->second.value, ikey + " (" + it->second.origin + ")"};
+    }
+  }
+  auto it = values_.find(ckey);
+  if (it != values_.end()) {
+    used_.insert(ckey);
+    return {it->second.value, ckey + " (" + it->second.origin + ")"};
+  }
+  return {spec->def, ckey + " (default)"};
+}
+
+Time ParamValues::time(const std::string& path, const std::string& scope, const std::string& name) {
+  const ParamSpec* spec;
+  auto [v, where] = resolve(path, scope, name, &spec);
+  return parse_time(v, where);
+}
+std::int64_t ParamValues::integer(const std::string& path, const std::string& scope, const std::string& name) {
+  const ParamSpec* spec;
+  auto [v, where] = resolve(path, scope, name, &spec);
+  return parse_int(v, where);
+}
+double ParamValues::real(const std::string& path, const std::string& scope, const std::string& name) {
+  const ParamSpec* spec;
+  auto [v, where] = resolve(path, scope, name, &spec);
+  return parse_real(v, where);
+}
+bool ParamValues::boolean(const std::string& path, const std::string& scope, const std::string& name) {
+  const ParamSpec* spec;
+  auto [v, where] = resolve(path, scope, name, &spec);
+  return parse_bool(v, where);
+}
+std::string ParamValues::string(const std::string& path, const std::string& scope, const std::string& name) {
+  const ParamSpec* spec;
+  return resolve(path, scope, name, &spec).first;
+}
+
+void ParamValues::check_all_used() const {
+  for (const auto& [key, e] : values_) {
+    if (ParamCatalog::find(key)) continue;
+    if (!used_.count(key))
+      throw UserError(fmt::format("{}: unknown parameter '{}': no instance of that name has this parameter "
+                                  "(run 'sanvp params' for the list)", e.origin, key));
+  }
+}
+
+nlohmann::json ParamValues::effective() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& spec : ParamCatalog::sorted()) {
+    auto it = values_.find(spec.key());
+    nlohmann::json e;
+    e["value"] = it == values_.end() ? spec.def : it->second.value;
+    e["origin"] = it == values_.end() ? "default" : it->second.origin;
+    if (!spec.unit.empty()) e["unit"] = spec.unit;
+    j[spec.key()] = e;
+  }
+  for (const auto& [key, e] : instance_effective_) j[key] = {{"value", e.value}, {"origin", e.origin}};
+  return j;
+}
+
+}  // namespace sanvp

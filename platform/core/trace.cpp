@@ -1,0 +1,161 @@
+#include "trace.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+
+namespace sanvp {
+
+bool glob_match(const std::string& p, const std::string& t) {
+  std::size_t pi = 0, ti = 0, star = std::string::npos, mark = 0;
+  while (ti < t.size()) {
+    if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) { ++pi; ++ti; }
+    else if (pi < p.size() && p[pi] == '*') { star = pi++; mark = ti; }
+    else if (star != std::string::npos) { pi = star + 1; ti = ++mark; }
+    else return false;
+  }
+  while (pi < p.size() && p[pi] == '*') ++pi;
+  return pi == p.size();
+}
+
+Tracer& Tracer::global() {
+  static Tracer t;
+  return t;
+}
+
+void Tracer::configure(const std::string& patterns, Time from, Time to) {
+  patterns_.clear();
+  std::size_t start = 0;
+  while (start <= patterns.size()) {
+    auto comma = patterns.find(',', start);
+    std::string p = patterns.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!p.empty()) patterns_.push_back(p);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  from_ = from;
+  to_ = to;
+}
+
+bool Tracer::open(const std::string& path) {
+  file_ = std::fopen(path.c_str(), "w");
+  return file_ != nullptr;
+}
+
+bool Tracer::enabled(const std::string& module_path) const {
+  if (patterns_.empty()) return true;
+  for (const auto& p : patterns_) {
+    // "sw0.*" also enables "sw0" itself, and a bare name enables its whole subtree.
+    if (glob_match(p, module_path) || glob_match(p + ".*", module_path)) return true;
+    if (p.size() > 2 && p.compare(p.size() - 2, 2, ".*") == 0 && module_path == p.substr(0, p.size() - 2)) return true;
+  }
+  return false;
+}
+
+Tracer::Handle Tracer::declare(const std::string& module_path, const std::string& name, int width,
+                               std::uint64_t initial) {
+  if (!file_ || header_done_ || !enabled(module_path)) return kOff;
+  signals_.push_back(Signal{module_path, name, width, initial, {}});
+  return static_cast<Handle>(signals_.size() - 1);
+}
+
+static std::string vcd_id(std::size_t n) {
+  std::string id;
+  do { id.push_back(static_cast<char>('!' + n % 94)); n /= 94; } while (n);
+  return id;
+}
+
+void Tracer::write_header() {
+  header_done_ = true;
+  fmt::print(file_, "$date sanvp $end\n$version sanvp 0.1 $end\n$timescale 1ps $end\n");
+  // Order signals by path so the header is deterministic and scopes nest properly.
+  std::vector<std::size_t> order(signals_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return signals_[a].module != signals_[b].module ? signals_[a].module < signals_[b].module : a < b;
+  });
+  std::vector<std::string> open_scopes;
+  auto split = [](const std::string& s) {
+    std::vector<std::string> parts;
+    std::size_t st = 0;
+    while (true) {
+      auto d = s.find('.', st);
+      parts.push_back(s.substr(st, d == std::string::npos ? std::string::npos : d - st));
+      if (d == std::string::npos) break;
+      st = d + 1;
+    }
+    return parts;
+  };
+  std::size_t n = 0;
+  for (std::size_t i : order) {
+    auto& s = signals_[i];
+    s.id = vcd_id(n++);
+    auto parts = split(s.module);
+    std::size_t common = 0;
+    while (common < open_scopes.size() && common < parts.size() && open_scopes[common] == parts[common]) ++common;
+    while (open_scopes.size() > common) { fmt::print(file_, "$upscope $end\n"); open_scopes.pop_back(); }
+    for (std::size_t k = common; k < parts.size(); ++k) {
+      fmt::print(file_, "$scope module {} $end\n", parts[k]);
+      open_scopes.push_back(parts[k]);
+    }
+    fmt::print(file_, "$var wire {} {} {} $end\n", s.width, s.id, s.name);
+  }
+  while (!open_scopes.empty()) { fmt::print(file_, "$upscope $end\n"); open_scopes.pop_back(); }
+  fmt::print(file_, "$enddefinitions $end\n");
+}
+
+void Tracer::write_value(const Signal& s) {
+  if (s.width == 1) {
+    fmt::print(file_, "{}{}\n", s.value & 1, s.id);
+  } else {
+    fmt::print(file_, "b{:b} {}\n", s.value, s.id);
+  }
+}
+
+void Tracer::emit(const Change& c) {
+  auto& s = signals_[c.h];
+  if (c.t < from_) { s.value = c.v; return; }
+  if (c.t > to_) return;
+  if (!in_window_) {
+    // Entering the window: dump every signal's value as of the window start.
+    in_window_ = true;
+    fmt::print(file_, "#{}\n$dumpvars\n", from_);
+    for (const auto& sig : signals_) write_value(sig);
+    fmt::print(file_, "$end\n");
+    last_time_written_ = from_;
+  }
+  if (s.value == c.v) return;
+  s.value = c.v;
+  if (c.t != last_time_written_) {
+    fmt::print(file_, "#{}\n", c.t);
+    last_time_written_ = c.t;
+  }
+  write_value(s);
+}
+
+void Tracer::flush(Time now) {
+  if (!file_) return;
+  if (!header_done_) write_header();
+  while (!queue_.empty() && queue_.top().t <= now) {
+    emit(queue_.top());
+    queue_.pop();
+  }
+}
+
+void Tracer::close(Time end) {
+  if (!file_) return;
+  flush(kNever - 1);
+  if (!in_window_ && from_ <= end) {
+    in_window_ = true;
+    fmt::print(file_, "#{}\n$dumpvars\n", from_);
+    for (const auto& sig : signals_) write_value(sig);
+    fmt::print(file_, "$end\n");
+    last_time_written_ = from_;
+  }
+  Time stop = std::min(end, to_);
+  if (in_window_ && (last_time_written_ == kNever || stop > last_time_written_)) fmt::print(file_, "#{}\n", stop);
+  std::fclose(file_);
+  file_ = nullptr;
+}
+
+}  // namespace sanvp

@@ -1,0 +1,198 @@
+#include "platform/sim/network.hpp"
+
+#include <deque>
+#include <fmt/format.h>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp {
+
+Network::~Network() = default;
+
+int Network::add_switch(int ports) {
+  switch_ports_.push_back(ports);
+  return static_cast<int>(switch_ports_.size()) - 1;
+}
+
+int Network::add_node(int sw, int port) {
+  attach_.push_back(Attachment{sw, port});
+  return static_cast<int>(attach_.size()) - 1;
+}
+
+void Network::connect(int sw_a, int port_a, int sw_b, int port_b) { trunks_.push_back(Trunk{sw_a, port_a, sw_b, port_b}); }
+
+LinkChannel* Network::make_channel(const std::string& path) {
+  LinkTiming t;
+  t.ld = pv_.time(path, "link", "ld");
+  t.cp = pv_.time(path, "link", "cp");
+  if (t.cp == 0) throw UserError(fmt::format("{}: link.cp must be greater than 0", path));
+  channels_.push_back(std::make_unique<LinkChannel>(path, t));
+  return channels_.back().get();
+}
+
+void Network::build() {
+  // Port occupancy check before any module exists, so a bad wiring is a one-line error.
+  std::vector<std::vector<std::string>> used(switch_ports_.size());
+  for (std::size_t s = 0; s < switch_ports_.size(); ++s) used[s].assign(static_cast<std::size_t>(switch_ports_[s]), "");
+  auto claim = [&](int sw, int port, const std::string& who) {
+    if (sw < 0 || sw >= switches()) throw UserError(fmt::format("{}: no switch sw{}", who, sw));
+    if (port < 0 || port >= switch_ports_[sw])
+      throw UserError(fmt::format("{}: port {} does not exist on sw{} ({} ports)", who, port, sw, switch_ports_[sw]));
+    auto& u = used[sw][port];
+    if (!u.empty()) throw UserError(fmt::format("{}: sw{}.p{} is already used by {}", who, sw, port, u));
+    u = who;
+  };
+  for (int n = 0; n < nodes(); ++n) claim(attach_[n].sw, attach_[n].port, fmt::format("n{}", n));
+  for (const auto& t : trunks_) {
+    const std::string who = fmt::format("link sw{}.p{}-sw{}.p{}", t.sw_a, t.port_a, t.sw_b, t.port_b);
+    claim(t.sw_a, t.port_a, who);
+    claim(t.sw_b, t.port_b, who);
+  }
+
+  for (int s = 0; s < switches(); ++s) {
+    const std::string path = fmt::format("sw{}", s);
+    SwitchConfig cfg = SwitchConfig::from_params(pv_, path, switch_ports_[s]);
+    switches_.push_back(std::make_unique<Switch>(path.c_str(), cfg));
+  }
+  for (int n = 0; n < nodes(); ++n) {
+    const std::string path = fmt::format("n{}", n);
+    FlowControlConfig fc = FlowControlConfig::from_params(pv_, path);
+    nodes_.push_back(std::make_unique<TestEndpoint>(path.c_str(), n, packets_, seed_, fc));
+  }
+  // Flow control is validated per receiving buffer against the timing of the link feeding it.
+  auto wire = [&](LinkChannel* ch, FlitReceiver* rx, ControlReceiver* tx, const FlowControlConfig& fc, Time sd,
+                  const std::string& rx_name) {
+    ch->bind(rx, tx);
+    fc.validate(ch->timing(), sd, rx_name);
+  };
+  for (int n = 0; n < nodes(); ++n) {
+    const auto [s, p] = attach_[n];
+    Switch& S = *switches_[s];
+    LinkChannel* up = make_channel(fmt::format("n{}.out", n));
+    LinkChannel* down = make_channel(fmt::format("sw{}.p{}.out", s, p));
+    nodes_[n]->attach_output(up);
+    S.attach_input(p, up);
+    wire(up, S.input_receiver(p), nodes_[n]->output_control(), S.config().fc, S.config().sd, fmt::format("sw{}.p{}.in", s, p));
+    S.attach_output(p, down);
+    nodes_[n]->attach_input(down);
+    wire(down, nodes_[n].get(), S.output_control(p), nodes_[n]->input_buffer().config(), 0, fmt::format("n{}.in", n));
+    node_out_.push_back(up);
+  }
+  for (const auto& t : trunks_) {
+    Switch& A = *switches_[t.sw_a];
+    Switch& B = *switches_[t.sw_b];
+    LinkChannel* ab = make_channel(fmt::format("sw{}.p{}.out", t.sw_a, t.port_a));
+    LinkChannel* ba = make_channel(fmt::format("sw{}.p{}.out", t.sw_b, t.port_b));
+    A.attach_output(t.port_a, ab);
+    B.attach_input(t.port_b, ab);
+    wire(ab, B.input_receiver(t.port_b), A.output_control(t.port_a), B.config().fc, B.config().sd,
+         fmt::format("sw{}.p{}.in", t.sw_b, t.port_b));
+    B.attach_output(t.port_b, ba);
+    A.attach_input(t.port_a, ba);
+    wire(ba, A.input_receiver(t.port_a), B.output_control(t.port_b), A.config().fc, A.config().sd,
+         fmt::format("sw{}.p{}.in", t.sw_a, t.port_a));
+  }
+  routes_.assign(static_cast<std::size_t>(nodes()), std::vector<std::vector<std::uint8_t>>(static_cast<std::size_t>(nodes())));
+  built_ = true;
+}
+
+void Network::compute_shortest_routes() {
+  // Adjacency: switch -> (port, neighbour switch)
+  std::vector<std::vector<std::pair<int, int>>> adj(static_cast<std::size_t>(switches()));
+  for (const auto& t : trunks_) {
+    adj[t.sw_a].emplace_back(t.port_a, t.sw_b);
+    adj[t.sw_b].emplace_back(t.port_b, t.sw_a);
+  }
+  for (auto& a : adj) std::sort(a.begin(), a.end());
+  for (int src = 0; src < nodes(); ++src) {
+    const int s0 = attach_[src].sw;
+    std::vector<int> prev_sw(static_cast<std::size_t>(switches()), -1), prev_port(static_cast<std::size_t>(switches()), -1);
+    std::vector<char> seen(static_cast<std::size_t>(switches()), 0);
+    std::deque<int> q{s0};
+    seen[s0] = 1;
+    while (!q.empty()) {
+      int s = q.front();
+      q.pop_front();
+      for (auto [port, nb] : adj[s]) {
+        if (seen[nb]) continue;
+        seen[nb] = 1;
+        prev_sw[nb] = s;
+        prev_port[nb] = port;
+        q.push_back(nb);
+      }
+    }
+    for (int dst = 0; dst < nodes(); ++dst) {
+      if (dst == src) continue;
+      const int sd = attach_[dst].sw;
+      if (!seen[sd]) throw UserError(fmt::format("network: node n{} cannot reach node n{} (disconnected)", src, dst));
+      std::vector<std::uint8_t> r{static_cast<std::uint8_t>(attach_[dst].port)};
+      for (int s = sd; s != s0; s = prev_sw[s]) r.insert(r.begin(), static_cast<std::uint8_t>(prev_port[s]));
+      set_route(src, dst, std::move(r));
+    }
+  }
+}
+
+void Network::set_route(int src, int dst, std::vector<std::uint8_t> route) {
+  int reached = check_route(src, route, fmt::format("route n{}->n{}", src, dst));
+  if (reached != dst)
+    throw UserError(fmt::format("route n{}->n{}: ends at node n{}, not n{}", src, dst, reached, dst));
+  routes_[src][dst] = std::move(route);
+  nodes_[src]->set_routes(routes_[src]);
+}
+
+int Network::check_route(int src, const std::vector<std::uint8_t>& route, const std::string& what) const {
+  int s = attach_.at(src).sw;
+  for (std::size_t h = 0; h < route.size(); ++h) {
+    const int port = route[h];
+    if (port >= switch_ports_[s])
+      throw UserError(fmt::format("{}: hop {} names port {} but sw{} has {} ports", what, h, port, s, switch_ports_[s]));
+    int next = -1, node = -1;
+    for (int n = 0; n < nodes(); ++n) if (attach_[n].sw == s && attach_[n].port == port) node = n;
+    for (const auto& t : trunks_) {
+      if (t.sw_a == s && t.port_a == port) next = t.sw_b;
+      if (t.sw_b == s && t.port_b == port) next = t.sw_a;
+    }
+    if (node >= 0) {
+      if (h + 1 != route.size()) throw UserError(fmt::format("{}: hop {} reaches node n{} with {} route bytes left", what, h, node, route.size() - h - 1));
+      return node;
+    }
+    if (next < 0) throw UserError(fmt::format("{}: hop {} goes through unconnected port sw{}.p{}", what, h, s, port));
+    s = next;
+  }
+  throw UserError(fmt::format("{}: route ends inside the network at sw{}", what, s));
+}
+
+std::uint64_t Network::flit_hops() const {
+  std::uint64_t n = 0;
+  for (const auto& c : channels_) n += c->flits();
+  return n;
+}
+
+void Network::declare_traces() {
+  for (auto& c : channels_) c->declare_traces();
+  for (auto& s : switches_) s->declare_traces();
+  for (auto& n : nodes_) n->input_buffer().declare_traces();
+}
+
+void Network::start_traffic(const TrafficConfig& cfg) {
+  for (auto& n : nodes_) n->start_traffic(cfg, nodes());
+}
+
+std::vector<std::string> Network::describe_worms(Time now) const {
+  std::vector<std::string> v;
+  for (const auto& s : switches_) for (auto& l : s->describe_worms(now)) v.push_back(l);
+  return v;
+}
+
+nlohmann::json Network::topology_json() const {
+  nlohmann::json j;
+  j["switches"] = nlohmann::json::array();
+  for (int s = 0; s < switches(); ++s) j["switches"].push_back({{"id", s}, {"ports", switch_ports_[s]}});
+  j["nodes"] = nlohmann::json::array();
+  for (int n = 0; n < nodes(); ++n) j["nodes"].push_back({{"id", n}, {"switch", attach_[n].sw}, {"port", attach_[n].port}});
+  j["links"] = nlohmann::json::array();
+  for (const auto& t : trunks_) j["links"].push_back({{"a", fmt::format("sw{}.p{}", t.sw_a, t.port_a)}, {"b", fmt::format("sw{}.p{}", t.sw_b, t.port_b)}});
+  return j;
+}
+
+}  // namespace sanvp

@@ -1,0 +1,68 @@
+// Network: builds a fabric of switches, test endpoints and links from parameters, computes source
+// routes, and gathers statistics. Component names are hierarchical and stable (sw<i>.p<k>,
+// n<j>), so per-instance parameters, random streams and waves are addressed by the same names.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "hw/endpoint/packet.hpp"
+#include "hw/endpoint/test_endpoint.hpp"
+#include "hw/switch/switch.hpp"
+
+namespace sanvp {
+
+class Network {
+ public:
+  struct Attachment { int sw = -1, port = -1; };          // where a node plugs in
+  struct Trunk { int sw_a, port_a, sw_b, port_b; };       // switch-to-switch link
+
+  Network(ParamValues& pv, std::uint64_t seed) : pv_(pv), seed_(seed) {}
+  ~Network();
+
+  int add_switch(int ports);                  // returns switch index, named sw<i>
+  int add_node(int sw, int port);             // returns node index, named n<j>
+  void connect(int sw_a, int port_a, int sw_b, int port_b);
+  // Elaborates: creates SystemC modules and links, validates flow control against link timing.
+  void build();
+  // Shortest-path source routes (BFS over switches, lowest port first). Deadlock-free on trees
+  // and chains; irregular topologies use up*/down* routes from the topology layer instead.
+  void compute_shortest_routes();
+  void set_route(int src, int dst, std::vector<std::uint8_t> route);
+  const std::vector<std::uint8_t>& route(int src, int dst) const { return routes_[src][dst]; }
+  // Walks `route` from node `src`; throws UserError naming the hop if it leaves the network or
+  // does not end at a node. Returns the node reached.
+  int check_route(int src, const std::vector<std::uint8_t>& route, const std::string& what) const;
+
+  int switches() const { return static_cast<int>(switch_ports_.size()); }
+  int nodes() const { return static_cast<int>(attach_.size()); }
+  Switch& sw(int i) { return *switches_.at(i); }
+  TestEndpoint& node(int i) { return *nodes_.at(i); }
+  PacketTable& packets() { return packets_; }
+  const std::vector<std::unique_ptr<LinkChannel>>& channels() const { return channels_; }
+  LinkChannel& node_out(int n) { return *node_out_.at(n); }
+  std::uint64_t flit_hops() const;
+  void declare_traces();
+  void start_traffic(const TrafficConfig& cfg);
+  std::vector<std::string> describe_worms(Time now) const;
+  nlohmann::json topology_json() const;
+
+ private:
+  LinkChannel* make_channel(const std::string& path);
+  ParamValues& pv_;
+  std::uint64_t seed_;
+  std::vector<int> switch_ports_;
+  std::vector<Attachment> attach_;
+  std::vector<Trunk> trunks_;
+  std::vector<std::unique_ptr<Switch>> switches_;
+  std::vector<std::unique_ptr<TestEndpoint>> nodes_;
+  std::vector<std::unique_ptr<LinkChannel>> channels_;
+  std::vector<LinkChannel*> node_out_;
+  std::vector<std::vector<std::vector<std::uint8_t>>> routes_;
+  PacketTable packets_;
+  bool built_ = false;
+};
+
+}  // namespace sanvp

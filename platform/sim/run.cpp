@@ -1,0 +1,207 @@
+#include "platform/sim/run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+#include <fstream>
+#include <systemc>
+
+#include "platform/core/error.hpp"
+#include "platform/core/log.hpp"
+#include "platform/core/trace.hpp"
+
+namespace sanvp {
+
+namespace {
+
+Time now_ps() { return sc_core::sc_time_stamp().value(); }
+
+nlohmann::json latency_stats(std::vector<Time> v) {
+  nlohmann::json j;
+  j["count"] = v.size();
+  if (v.empty()) return j;
+  std::sort(v.begin(), v.end());
+  long double sum = 0;
+  for (Time t : v) sum += static_cast<long double>(t);
+  auto pct = [&](double p) {  // nearest-rank percentile
+    std::size_t rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
+    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+  };
+  j["mean_ps"] = static_cast<double>(sum / v.size());
+  j["min_ps"] = v.front();
+  j["p50_ps"] = pct(50);
+  j["p99_ps"] = pct(99);
+  j["max_ps"] = v.back();
+  return j;
+}
+
+std::string fmt_ps(double ps) { return fmt::format("{:.3f}us", ps / 1e6); }
+
+}  // namespace
+
+RunSpec default_scenario(ParamValues& pv) {
+  RunSpec s;
+  const int ports = static_cast<int>(pv.integer("", "switch", "ports"));
+  s.topology = [ports](Network& net) {
+    int sw = net.add_switch(ports);
+    for (int p = 0; p < ports; ++p) net.add_node(sw, p);
+  };
+  s.scenario_json = {{"name", "default"},
+                     {"description", fmt::format("one {}-port switch, a test endpoint on every port, uniform random traffic", ports)}};
+  return s;
+}
+
+RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& spec) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  Network net(pv, opt.seed);
+  spec.topology(net);
+  net.build();
+  if (spec.routes) spec.routes(net);
+  else net.compute_shortest_routes();
+  const Time duration = pv.time("", "sim", "duration");
+  const Time drain = pv.time("", "sim", "drain");
+  const Time watchdog = pv.time("", "sim", "watchdog");
+  if (watchdog == 0) throw UserError("sim.watchdog must be greater than 0");
+  TrafficConfig traffic = TrafficConfig::from_params(pv, "");
+  traffic.stop = duration;
+  pv.check_all_used();
+
+  Tracer& tr = Tracer::global();
+  if (!opt.vcd.empty()) {
+    tr.configure(opt.trace, opt.trace_from, opt.trace_to);
+    if (!tr.open(opt.vcd)) throw UserError(fmt::format("--vcd: cannot create '{}'", opt.vcd));
+    tr.set_now_fn(&now_ps);
+    net.declare_traces();
+  }
+  if (spec.traffic) spec.traffic(net);
+  else net.start_traffic(traffic);
+
+  auto in_flight = [&]() {
+    std::uint64_t done = 0;
+    for (const auto& r : net.packets().all()) if (r.tail_arrival != kNever) ++done;
+    return net.packets().size() - done;
+  };
+
+  RunResult res;
+  std::uint64_t last_hops = ~0ull;
+  Time last_progress = 0;
+  const Time end_limit = duration + drain;
+  std::vector<std::string> hung;
+  while (true) {
+    const Time now = now_ps();
+    const Time step = std::min(watchdog / 4 ? watchdog / 4 : 1, (now < duration ? duration : end_limit) - now);
+    sc_core::sc_start(sc_core::sc_time::from_value(step));
+    tr.flush(now_ps());
+    const Time t = now_ps();
+    const std::uint64_t hops = net.flit_hops();
+    const std::uint64_t flying = in_flight();
+    if (hops != last_hops) { last_hops = hops; last_progress = t; }
+    if (t >= duration && flying == 0) break;
+    if (flying > 0 && t - last_progress >= watchdog) {
+      res.status = RunStatus::Hung;
+      hung = net.describe_worms(t);
+      break;
+    }
+    if (t >= end_limit) { res.status = RunStatus::NotDrained; break; }
+  }
+  const Time end = now_ps();
+  tr.close(end);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+
+  // Statistics
+  std::vector<Time> lat, net_lat;
+  std::uint64_t delivered = 0, corrupt = 0, dup = 0, payload_bytes = 0;
+  for (const auto& r : net.packets().all()) {
+    if (r.corrupt) ++corrupt;
+    if (r.deliveries > 1) ++dup;
+    if (r.deliveries >= 1) {
+      ++delivered;
+      payload_bytes += r.payload;
+      lat.push_back(r.tail_arrival - r.created);
+      net_lat.push_back(r.tail_arrival - r.injected);
+    }
+  }
+  nlohmann::json rep;
+  rep["sanvp"] = SANVP_VERSION;
+  rep["seed"] = opt.seed;
+  rep["scenario"] = spec.scenario_json;
+  rep["scenario"]["name"] = opt.scenario;
+  rep["params"] = pv.effective();
+  rep["topology"] = net.topology_json();
+  rep["status"] = res.status == RunStatus::Completed ? "completed" : res.status == RunStatus::Hung ? "hung" : "not-drained";
+  rep["simulated_ps"] = end;
+  nlohmann::json r;
+  r["packets_created"] = net.packets().size();
+  r["packets_delivered"] = delivered;
+  r["packets_corrupt"] = corrupt;
+  r["packets_duplicated"] = dup;
+  r["payload_bytes_delivered"] = payload_bytes;
+  r["latency"] = latency_stats(lat);
+  r["network_latency"] = latency_stats(net_lat);
+  r["flit_hops"] = net.flit_hops();
+  nlohmann::json links = nlohmann::json::array();
+  for (const auto& c : net.channels()) {
+    const double util = end ? static_cast<double>(c->flits()) * static_cast<double>(c->timing().cp) / static_cast<double>(end) : 0.0;
+    links.push_back({{"link", c->path()}, {"flits", c->flits()}, {"control_symbols", c->controls()},
+                     {"utilization", std::round(util * 1e6) / 1e6}});
+  }
+  r["links"] = links;
+  nlohmann::json nodes = nlohmann::json::array();
+  for (int n = 0; n < net.nodes(); ++n) {
+    const auto& st = net.node(n).stats();
+    nodes.push_back({{"node", fmt::format("n{}", n)}, {"sent_packets", st.sent_packets}, {"recv_packets", st.recv_packets},
+                     {"recv_bytes", st.recv_bytes}, {"errors", st.errors}, {"source_stalled_ps", st.stalled_time},
+                     {"throughput_MBps", end ? static_cast<double>(st.recv_bytes) / (static_cast<double>(end) * 1e-12) / 1e6 : 0.0}});
+  }
+  r["nodes"] = nodes;
+  if (!hung.empty()) r["blocked_worms"] = hung;
+  rep["results"] = r;
+
+  if (!opt.report.empty()) {
+    std::ofstream f(opt.report);
+    if (!f) throw UserError(fmt::format("--report: cannot create '{}'", opt.report));
+    f << rep.dump(2) << "\n";
+  }
+  if (opt.print_summary) {
+    fmt::print("sanvp {} | scenario {} | seed {}\n", SANVP_VERSION, opt.scenario, opt.seed);
+    fmt::print("simulated {} ({} traffic + drain), {} switch(es), {} nodes, status: {}\n", format_time(end),
+               format_time(duration), net.switches(), net.nodes(), rep["status"].get<std::string>());
+    fmt::print("packets: {} created, {} delivered intact, {} corrupt, {} duplicated; payload {} bytes\n",
+               net.packets().size(), delivered, corrupt, dup, payload_bytes);
+    if (!lat.empty()) {
+      const auto& L = r["latency"];
+      fmt::print("latency created->tail: mean {} p50 {} p99 {} max {}\n", fmt_ps(L["mean_ps"].get<double>()),
+                 fmt_ps(L["p50_ps"].get<double>()), fmt_ps(L["p99_ps"].get<double>()), fmt_ps(L["max_ps"].get<double>()));
+      const auto& N = r["network_latency"];
+      fmt::print("latency inject->tail:  mean {} p50 {} p99 {} max {}\n", fmt_ps(N["mean_ps"].get<double>()),
+                 fmt_ps(N["p50_ps"].get<double>()), fmt_ps(N["p99_ps"].get<double>()), fmt_ps(N["max_ps"].get<double>()));
+    }
+    fmt::print("link utilization:\n");
+    int col = 0;
+    for (const auto& l : links) {
+      fmt::print("  {:<14} {:6.3f}", l["link"].get<std::string>(), l["utilization"].get<double>());
+      if (++col % 4 == 0) fmt::print("\n");
+    }
+    if (col % 4) fmt::print("\n");
+    fmt::print("flit-hops: {} in {:.2f} s wall ({:.2f} M flit-hops/s)\n", net.flit_hops(), wall,
+               wall > 0 ? static_cast<double>(net.flit_hops()) / wall / 1e6 : 0.0);
+    if (!opt.report.empty()) fmt::print("report: {}\n", opt.report);
+    if (!opt.vcd.empty()) fmt::print("waves: {}\n", opt.vcd);
+  }
+  if (res.status == RunStatus::Hung) {
+    fmt::print(stderr, "error: network hung: packets in flight but no flit moved for {} (at {}); blocked worms:\n",
+               format_time(watchdog), format_time(end));
+    for (const auto& l : hung) fmt::print(stderr, "  {}\n", l);
+    res.exit_code = kExitSimError;
+  } else if (res.status == RunStatus::NotDrained) {
+    fmt::print(stderr, "warning: {} packets still in flight after sim.drain={}\n", in_flight(), format_time(drain));
+  }
+  if (corrupt || dup) {
+    fmt::print(stderr, "error: scoreboard: {} corrupt, {} duplicated packets\n", corrupt, dup);
+    res.exit_code = kExitSimError;
+  }
+  res.report = rep;
+  return res;
+}
+
+}  // namespace sanvp

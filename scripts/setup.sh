@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs every Debian package sanvp needs. Idempotent: packages already present are skipped.
+set -eu
+PKGS="build-essential cmake ninja-build pkg-config libsystemc-dev verilator libfmt-dev catch2 \
+libyaml-cpp-dev nlohmann-json3-dev libcli11-dev clang lld llvm gtkwave python3-matplotlib graphviz"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "setup: installing:$missing"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+else
+  echo "setup: all packages present"
+fi

@@ -1,0 +1,13 @@
+// Catch2 entry point for SystemC tests. SystemC's library owns main() and calls sc_main, so the
+// Catch session runs from here. CTest runs every test case in its own process (the SystemC
+// kernel cannot be restarted inside one process).
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <systemc>
+
+int sc_main(int argc, char* argv[]) {
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  return Catch::Session().run(argc, argv);
+}
