@@ -1,10 +1,12 @@
 // sanvp: command-line entry point. Thin by design: parsing here, models in hw/, running in
 // platform/sim. Exit codes: 0 success, 2 bad input, 3 simulation failure (hang, scoreboard).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <systemc>
 
+#include "platform/cli/commands.hpp"
 #include "platform/core/error.hpp"
 #include "platform/core/log.hpp"
 #include "platform/core/params.hpp"
@@ -13,6 +15,10 @@
 using namespace sanvp;
 
 namespace {
+
+// SystemC prints its banner from its own main() before sc_main; a static initializer runs
+// earlier, so the tool's output stays its own.
+const bool g_quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
 
 void apply_sets(ParamValues& pv, const std::vector<std::string>& sets) {
   for (const auto& s : sets) {
@@ -70,14 +76,30 @@ int sc_main(int argc, char* argv[]) {
 
   auto* params = app.add_subcommand("params", "list every model parameter: name, unit, default, meaning");
 
+  // Subcommands of other subsystems, in name order so --help is stable.
+  auto& reg = command_registry();
+  std::sort(reg.begin(), reg.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::vector<std::pair<CLI::App*, CommandRun>> extra;
+  for (auto& c : reg) {
+    std::size_t before = app.get_subcommands({}).size();
+    CommandRun r = c.setup(app);
+    auto subs = app.get_subcommands({});
+    extra.emplace_back(subs.size() > before ? subs.back() : nullptr, std::move(r));
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : kExitUserError;
+  } catch (const UserError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return kExitUserError;
   }
 
   try {
+    for (auto& [sub, fn] : extra)
+      if (sub && sub->parsed()) return fn();
     log::set_level(log::parse_level(log_level));
     if (params->parsed()) {
       fmt::print("{:<20} {:<7} {:<6} {:<12} {}\n", "parameter", "type", "unit", "default", "meaning");
