@@ -4,6 +4,7 @@
 // no state besides statistics and its VCD signals, and costs no simulation events.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <systemc>
 
@@ -35,6 +36,7 @@ class LinkChannel {
   // Sender puts `f` on the wire at `t` (the current simulated time).
   void send(const Flit& f, Time t) {
     ++flits_;
+    if (observer_) observer_(f, t);
     if (data_sig_ != Tracer::kOff) trace_flit(f, t);
     rx_->receive(f, t + timing_.ld);
   }
@@ -46,6 +48,8 @@ class LinkChannel {
   }
 
   void declare_traces();
+  // Test hook: sees every flit as it leaves the sender.
+  void set_observer(std::function<void(const Flit&, Time)> fn) { observer_ = std::move(fn); }
   std::uint64_t flits() const { return flits_; }
   std::uint64_t controls() const { return controls_; }
 
@@ -55,6 +59,7 @@ class LinkChannel {
   LinkTiming timing_;
   FlitReceiver* rx_ = nullptr;
   ControlReceiver* tx_ = nullptr;
+  std::function<void(const Flit&, Time)> observer_;
   std::uint64_t flits_ = 0, controls_ = 0;
   Tracer::Handle data_sig_ = Tracer::kOff, kind_sig_ = Tracer::kOff, stopgo_sig_ = Tracer::kOff,
                  pkt_sig_ = Tracer::kOff;

@@ -162,6 +162,11 @@ int Network::check_route(int src, const std::vector<std::uint8_t>& route, const 
   throw UserError(fmt::format("{}: route ends inside the network at sw{}", what, s));
 }
 
+LinkChannel& Network::channel(const std::string& path) {
+  for (auto& c : channels_) if (c->path() == path) return *c;
+  throw std::out_of_range("no channel " + path);
+}
+
 std::uint64_t Network::flit_hops() const {
   std::uint64_t n = 0;
   for (const auto& c : channels_) n += c->flits();

@@ -43,6 +43,8 @@ class Network {
   PacketTable& packets() { return packets_; }
   const std::vector<std::unique_ptr<LinkChannel>>& channels() const { return channels_; }
   LinkChannel& node_out(int n) { return *node_out_.at(n); }
+  // Channel by path ("n0.out", "sw1.p3.out"); throws std::out_of_range if absent.
+  LinkChannel& channel(const std::string& path);
   std::uint64_t flit_hops() const;
   void declare_traces();
   void start_traffic(const TrafficConfig& cfg);

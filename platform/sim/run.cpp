@@ -108,6 +108,8 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   tr.close(end);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
+  if (spec.on_finish) spec.on_finish(net);
+
   // Statistics
   std::vector<Time> lat, net_lat;
   std::uint64_t delivered = 0, corrupt = 0, dup = 0, payload_bytes = 0;

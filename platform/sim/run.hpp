@@ -28,6 +28,8 @@ struct RunSpec {
   std::function<void(Network&)> routes;
   // Extra setup after routes (explicit injections, pauses); default: the configured traffic.
   std::function<void(Network&)> traffic;
+  // Called after the run, before statistics (scoreboards in tests, firmware exit codes).
+  std::function<void(Network&)> on_finish;
   nlohmann::json scenario_json;  // effective scenario description for the report
 };
 

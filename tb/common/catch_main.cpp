@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <systemc>
 
+// SystemC's banner is printed before sc_main; a static initializer runs earlier.
+static const bool g_quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
+
 int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);

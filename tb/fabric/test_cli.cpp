@@ -1,0 +1,115 @@
+// The sanvp command line: determinism of report and waves, VCD validity, bad input handling.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <algorithm>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Cmd { int rc; std::string out, err; };
+
+std::string bin() { return SANVP_BIN; }
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+fs::path scratch(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("sanvp-test-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+Cmd run(const fs::path& dir, const std::string& args) {
+  const std::string cmd = "cd '" + dir.string() + "' && '" + bin() + "' " + args + " > out.txt 2> err.txt";
+  int st = std::system(cmd.c_str());
+  return Cmd{WEXITSTATUS(st), slurp(dir / "out.txt"), slurp(dir / "err.txt")};
+}
+
+}  // namespace
+
+TEST_CASE("same seed gives byte-identical report and VCD, another seed differs", "[cli][determinism]") {
+  auto d = scratch("det");
+  const std::string common = "run --set sim.duration=200us --trace-window 0:30us";
+  REQUIRE(run(d, common + " --report a.json --vcd a.vcd").rc == 0);
+  REQUIRE(run(d, common + " --report b.json --vcd b.vcd").rc == 0);
+  REQUIRE(run(d, common + " --seed 7 --report c.json --vcd c.vcd").rc == 0);
+  const std::string a = slurp(d / "a.json");
+  CHECK(a.size() > 1000);
+  CHECK(a == slurp(d / "b.json"));
+  CHECK(slurp(d / "a.vcd") == slurp(d / "b.vcd"));
+  CHECK(a != slurp(d / "c.json"));
+  CHECK(slurp(d / "a.vcd") != slurp(d / "c.vcd"));
+  CHECK(a.find("\"seed\": 1") != std::string::npos);
+  CHECK(slurp(d / "c.json").find("\"seed\": 7") != std::string::npos);
+  fs::remove_all(d);
+}
+
+TEST_CASE("the default scenario's VCD converts with vcd2fst", "[cli][vcd]") {
+  auto d = scratch("vcd");
+  Cmd r = run(d, "run --vcd default.vcd --trace-window 0:50us");
+  REQUIRE(r.rc == 0);
+  CHECK(r.out.find("packets:") != std::string::npos);
+  const std::string vcd = slurp(d / "default.vcd");
+  CHECK(vcd.find("$scope module sw0 $end") != std::string::npos);
+  CHECK(vcd.find("occupancy") != std::string::npos);
+  CHECK(vcd.find("owner") != std::string::npos);
+  const std::string cmd = "vcd2fst '" + (d / "default.vcd").string() + "' '" + (d / "default.fst").string() + "' > /dev/null 2>&1";
+  CHECK(std::system(cmd.c_str()) == 0);
+  CHECK(fs::file_size(d / "default.fst") > 100);
+  fs::remove_all(d);
+}
+
+TEST_CASE("trace patterns select modules", "[cli][vcd]") {
+  auto d = scratch("tracesel");
+  REQUIRE(run(d, "run --set sim.duration=50us --vcd t.vcd --trace 'sw0.p3.*'").rc == 0);
+  const std::string vcd = slurp(d / "t.vcd");
+  CHECK(vcd.find("$scope module p3 $end") != std::string::npos);
+  CHECK(vcd.find("$scope module p4 $end") == std::string::npos);
+  CHECK(vcd.find("$scope module n0 $end") == std::string::npos);
+  fs::remove_all(d);
+}
+
+namespace {
+// Bad input: exit code 2, one line on stderr naming the parameter, and no report written.
+void bad_input(const std::string& args, const std::string& must_contain) {
+  auto d = scratch("bad");
+  Cmd r = run(d, "run " + args + " --report r.json");
+  INFO(args << " -> rc " << r.rc << " stderr: " << r.err);
+  CHECK(r.rc == 2);
+  CHECK(r.err.find(must_contain) != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_FALSE(fs::exists(d / "r.json"));
+  fs::remove_all(d);
+}
+}  // namespace
+
+TEST_CASE("bad input: negative delay", "[cli][errors]") { bad_input("--set link.ld=-5ns", "link.ld"); }
+TEST_CASE("bad input: kg > ks", "[cli][errors]") { bad_input("--set fc.kg=60", "kg=60 >= ks=53"); }
+TEST_CASE("bad input: ks > bl", "[cli][errors]") { bad_input("--set fc.ks=70", "ks=70 > bl=64"); }
+TEST_CASE("bad input: unknown --set key", "[cli][errors]") { bad_input("--set switch.nonsense=1", "unknown parameter 'switch.nonsense'"); }
+TEST_CASE("bad input: unknown instance key", "[cli][errors]") { bad_input("--set sw7.rd=10ns", "unknown parameter 'sw7.rd'"); }
+TEST_CASE("bad input: malformed value", "[cli][errors]") { bad_input("--set fc.bl=many", "fc.bl"); }
+TEST_CASE("bad input: buffer too small for the link delay", "[cli][errors]") { bad_input("--set link.ld=40ns", "buffer would overflow"); }
+
+TEST_CASE("params lists every parameter with unit, default and meaning", "[cli]") {
+  auto d = scratch("params");
+  Cmd r = run(d, "params");
+  REQUIRE(r.rc == 0);
+  for (const char* k : {"link.ld", "link.cp", "switch.sd", "switch.rd", "fc.fc", "fc.bl", "fc.ks", "fc.kg"})
+    CHECK(r.out.find(k) != std::string::npos);
+  CHECK(r.out.find("17ns") != std::string::npos);
+  CHECK(r.out.find("3.26ns") != std::string::npos);
+  fs::remove_all(d);
+}
