@@ -10,8 +10,11 @@ done
 if [ -n "$missing" ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   echo "setup: installing:$missing"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+  log=$(mktemp /tmp/sanvp-setup.XXXXXX.log)
+  if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing; } > "$log" 2>&1; then
+    tail -20 "$log"; echo "setup: apt-get failed (full log: $log)"; exit 1
+  fi
+  echo "setup: done (log: $log)"
 else
   echo "setup: all packages present"
 fi
