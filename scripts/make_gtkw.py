@@ -28,7 +28,7 @@ def read_vars(path):
     return vars_
 
 
-ORDER = {"data": 0, "kind": 1, "packet": 2, "stop": 3, "owner": 4, "occupancy": 5}
+ORDER = {"occupancy": 0, "stop_sent": 1, "data": 2, "kind": 3, "packet": 4, "stop": 5, "owner": 6}
 
 
 def main():

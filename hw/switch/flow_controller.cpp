@@ -46,7 +46,10 @@ FlowController::FlowController(sc_core::sc_module_name name, const FlowControlCo
   dont_initialize();
 }
 
-void FlowController::declare_traces() { occ_sig_ = Tracer::global().declare(name(), "occupancy", 16); }
+void FlowController::declare_traces() {
+  occ_sig_ = Tracer::global().declare(name(), "occupancy", 16);
+  stop_sig_ = Tracer::global().declare(name(), "stop_sent", 1);
+}
 
 int FlowController::occupancy(Time now) const {
   int in_flight = 0;
@@ -95,6 +98,7 @@ void FlowController::send_control(bool stop, Time now, int occ) {
   stop_sent_ = stop;
   if (stop) ++stats_.stops; else ++stats_.gos;
   if (observer_) observer_(now, stop, occ);
+  if (stop_sig_ != Tracer::kOff) Tracer::global().change(stop_sig_, now, stop ? 1 : 0);
   if (upstream_) upstream_->send_control(stop, now, 2 * cfg_.fc);
 }
 

@@ -85,7 +85,7 @@ class FlowController : public sc_core::sc_module {
   Time departures_at_ = kNever;  // instant of the latest departures
   int departures_now_ = 0;       // departures at that instant (arrivals count first)
   Stats stats_;
-  Tracer::Handle occ_sig_ = Tracer::kOff;
+  Tracer::Handle occ_sig_ = Tracer::kOff, stop_sig_ = Tracer::kOff;
 };
 
 }  // namespace sanvp

@@ -112,10 +112,14 @@ void Tracer::write_value(const Signal& s) {
   }
 }
 
-void Tracer::emit(const Change& c) {
-  auto& s = signals_[c.h];
-  if (c.t < from_) { s.value = c.v; return; }
-  if (c.t > to_) return;
+void Tracer::emit_instant(Time t, std::vector<Change>& batch) {
+  // Several changes of one signal at one instant: only the last one is real (a flit that follows
+  // at once overrides the idle mark of the previous one), so VCD never shows zero-width glitches.
+  if (t > to_) return;
+  if (t < from_) {
+    for (const auto& c : batch) signals_[c.h].value = c.v;
+    return;
+  }
   if (!in_window_) {
     // Entering the window: dump every signal's value as of the window start.
     in_window_ = true;
@@ -124,21 +128,33 @@ void Tracer::emit(const Change& c) {
     fmt::print(file_, "$end\n");
     last_time_written_ = from_;
   }
-  if (s.value == c.v) return;
-  s.value = c.v;
-  if (c.t != last_time_written_) {
-    fmt::print(file_, "#{}\n", c.t);
-    last_time_written_ = c.t;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    bool superseded = false;
+    for (std::size_t j = i + 1; j < batch.size(); ++j) if (batch[j].h == batch[i].h) { superseded = true; break; }
+    if (superseded) continue;
+    auto& s = signals_[batch[i].h];
+    if (s.value == batch[i].v) continue;
+    s.value = batch[i].v;
+    if (t != last_time_written_) {
+      fmt::print(file_, "#{}\n", t);
+      last_time_written_ = t;
+    }
+    write_value(s);
   }
-  write_value(s);
 }
 
 void Tracer::flush(Time now) {
   if (!file_) return;
   if (!header_done_) write_header();
+  std::vector<Change> batch;
   while (!queue_.empty() && queue_.top().t <= now) {
-    emit(queue_.top());
-    queue_.pop();
+    const Time t = queue_.top().t;
+    batch.clear();
+    while (!queue_.empty() && queue_.top().t == t) {
+      batch.push_back(queue_.top());
+      queue_.pop();
+    }
+    emit_instant(t, batch);
   }
 }
 

@@ -31,7 +31,7 @@ class Tracer {
 
   // Records `value` on `h` at time `t` (t >= the current simulated time).
   void change(Handle h, Time t, std::uint64_t value) {
-    if (h < 0) return;
+    if (h < 0 || t > to_) return;
     queue_.push(Change{t, seq_++, h, value});
     if (queue_.size() > 4096) flush(now_());
   }
@@ -51,7 +51,7 @@ class Tracer {
   Time now_() const { return now_fn_ ? now_fn_() : 0; }
   void write_header();
   void write_value(const Signal& s);
-  void emit(const Change& c);
+  void emit_instant(Time t, std::vector<Change>& batch);
 
   std::vector<std::string> patterns_;
   Time from_ = 0, to_ = kNever;
