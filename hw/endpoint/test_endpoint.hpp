@@ -70,7 +70,6 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   struct Outgoing { std::uint32_t id; std::vector<std::uint8_t> route; };
   void receive(const Flit& f, Time arrival) override;
   void consume(const Flit& f, Time at);
-  bool paused(Time t) const;
   Time pause_end(Time t) const;
   void transmit();
   void generate();

@@ -30,6 +30,12 @@ class LinkTransmitter : public ControlReceiver {
     }
     return stopped_;
   }
+  // Same question without applying the transitions (for reports).
+  bool stopped_at(Time now) const {
+    bool st = stopped_;
+    for (const auto& [stop, eff] : pending_) if (eff <= now) st = stop;
+    return st;
+  }
   void send(const Flit& f, Time now) { last_ = now; ch_->send(f, now); }
   Time last_departure() const { return last_; }
 

@@ -180,7 +180,7 @@ std::vector<std::string> Switch::describe_worms(Time now) const {
     } else if (p->state == Port::In::Forwarding) {
       const auto& op = *ports_[p->out];
       lines.push_back(fmt::format("{}: worm streams to output p{} ({} flits buffered, output {})", p->name(), p->out,
-                                  p->in.occupancy(now), const_cast<LinkTransmitter&>(op.tx).stopped(now) ? "stopped by downstream" : "free"));
+                                  p->in.occupancy(now), op.tx.stopped_at(now) ? "stopped by downstream" : "free"));
     }
   }
   return lines;
