@@ -113,44 +113,52 @@ std::uint8_t TestEndpoint::flit_byte(std::uint32_t j) {
 
 void TestEndpoint::transmit() {
   const Time now = now_ps();
-  if (!cur_) {
-    if (queue_.empty()) return;
-    const Time created = table_[queue_.front().id].created;
-    if (now < created) { xmit_ev_.notify(delay_to(created)); return; }
-    out_ = std::move(queue_.front());
-    queue_.pop_front();
-    cur_ = true;
-    pos_ = 0;
-    crc_ = 0;
-  }
-  const Time t = tx_.next_slot(table_[out_.id].created);
-  if (now < t) { xmit_ev_.notify(delay_to(t)); return; }
-  if (tx_.stopped(now)) {
-    if (!was_stopped_) {
-      was_stopped_ = true;
-      stop_began_ = now;
-      if (stall_observer_) stall_observer_(now);
+  // Lookahead: a STOP not received yet leaves its flow controller at `now` or later and acts
+  // ld + 2*fc after that, so every flit that departs before now + ld can be sent in this
+  // activation, stamped with its exact departure time. Saves events, not accuracy.
+  const Time horizon = now + tx_.channel()->timing().ld;
+  while (true) {
+    if (!cur_) {
+      if (queue_.empty()) return;
+      const Time created = table_[queue_.front().id].created;
+      if (std::max(created, tx_.next_slot(created)) > now && std::max(created, tx_.next_slot(created)) >= horizon) {
+        xmit_ev_.notify(delay_to(std::max(created, tx_.next_slot(created))));
+        return;
+      }
+      out_ = std::move(queue_.front());
+      queue_.pop_front();
+      cur_ = true;
+      pos_ = 0;
+      crc_ = 0;
     }
-    return;  // GO wakes us
+    const Time t = std::max(now, tx_.next_slot(table_[out_.id].created));
+    if (t > now && t >= horizon) { xmit_ev_.notify(delay_to(t)); return; }
+    if (tx_.stopped(t)) {
+      if (t > now) { xmit_ev_.notify(delay_to(t)); return; }  // meet the STOP at its instant
+      if (!was_stopped_) {
+        was_stopped_ = true;
+        stop_began_ = now;
+        if (stall_observer_) stall_observer_(now);
+      }
+      return;  // GO wakes us
+    }
+    if (was_stopped_) { stats_.stalled_time += t - stop_began_; was_stopped_ = false; }
+    PacketRecord& r = table_[out_.id];
+    Flit f;
+    f.packet = out_.id;
+    f.data = flit_byte(pos_);
+    f.head = pos_ == 0;
+    f.tail = pos_ + 1 == r.wire_len();
+    if (pos_ >= r.route_len && !f.tail) crc_ = crc8_update(crc_, f.data);
+    if (pos_ == 0) r.injected = t;
+    tx_.send(f, t);
+    ++stats_.sent_flits;
+    ++pos_;
+    if (f.tail) {
+      cur_ = false;
+      ++stats_.sent_packets;
+    }
   }
-  if (was_stopped_) { stats_.stalled_time += now - stop_began_; was_stopped_ = false; }
-  PacketRecord& r = table_[out_.id];
-  Flit f;
-  f.packet = out_.id;
-  f.data = flit_byte(pos_);
-  f.head = pos_ == 0;
-  f.tail = pos_ + 1 == r.wire_len();
-  if (pos_ >= r.route_len && !f.tail) crc_ = crc8_update(crc_, f.data);
-  if (pos_ == 0) r.injected = now;
-  tx_.send(f, now);
-  ++stats_.sent_flits;
-  ++pos_;
-  if (f.tail) {
-    cur_ = false;
-    ++stats_.sent_packets;
-    if (queue_.empty()) return;
-  }
-  xmit_ev_.notify(delay_to(now + tx_.channel()->timing().cp));
 }
 
 Time TestEndpoint::pause_end(Time t) const {
