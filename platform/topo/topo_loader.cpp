@@ -72,7 +72,7 @@ std::pair<int, int> read_endpoint(const YAML::Node& n, const YamlDoc& doc, const
 
 Topology load_topology(const YAML::Node& map, const YamlDoc& doc, const std::string& path) {
   const std::string P = path.empty() ? "" : path + ".";
-  doc.check_keys(map, path.empty() ? "topology" : path,
+  doc.check_keys(map, path,
                  {"name", "description", "root", "defaults", "switches", "nodes", "links", "generate"});
   Topology t;
   if (map["generate"]) {

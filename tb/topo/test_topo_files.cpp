@@ -70,7 +70,7 @@ TEST_CASE("dangling link") {
   REQUIRE(err("switches: 2\nlinks:\n  - {a: \"0:1\", b: \"5:1\"}\n") ==
           "t.yaml:3:19: links[0].b: switch 5 does not exist (switches are 0..1)");
   REQUIRE(err("switches: 1\nnodes:\n  - {switch: 3, port: 0}\n") ==
-          "t.yaml:3:15: nodes[0].switch: switch 3 does not exist (switches are 0..0)");
+          "t.yaml:3:14: nodes[0].switch: switch 3 does not exist (switches are 0..0)");
 }
 
 TEST_CASE("disconnected network") {
