@@ -31,6 +31,9 @@ class Network {
   // and chains; irregular topologies use up*/down* routes from the topology layer instead.
   void compute_shortest_routes();
   void set_route(int src, int dst, std::vector<std::uint8_t> route);
+  // Installs a whole route table (table[src][dst]) at once: validated with a port map built once,
+  // so large networks do not pay set_route's per-hop scans.
+  void set_route_table(std::vector<std::vector<std::vector<std::uint8_t>>> table);
   const std::vector<std::uint8_t>& route(int src, int dst) const { return routes_[src][dst]; }
   // Walks `route` from node `src`; throws UserError naming the hop if it leaves the network or
   // does not end at a node. Returns the node reached.

@@ -42,7 +42,7 @@ YAML::Node YamlDoc::load_string(const std::string& text, const std::string& name
 std::string YamlDoc::where(const YAML::Node& n) const {
   if (!n.IsDefined()) return file_;
   const YAML::Mark m = n.Mark();
-  if (m.is_null()) return file_;
+  if (m.is_null()) return unplaced_.empty() ? file_ : unplaced_;
   return fmt::format("{}:{}:{}", file_, m.line + 1, m.column + 1);
 }
 

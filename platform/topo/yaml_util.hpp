@@ -17,7 +17,8 @@ class YamlDoc {
   static YAML::Node load_file(const std::string& file);
   static YAML::Node load_string(const std::string& text, const std::string& name);
 
-  explicit YamlDoc(std::string file) : file_(std::move(file)) {}
+  // `unplaced` names values without a position in the file (inserted by --set overrides).
+  explicit YamlDoc(std::string file, std::string unplaced = "") : file_(std::move(file)), unplaced_(std::move(unplaced)) {}
   const std::string& file() const { return file_; }
 
   // "file:line:col" of a node (just the file name when the node has no position).
@@ -37,6 +38,7 @@ class YamlDoc {
 
  private:
   std::string file_;
+  std::string unplaced_;
 };
 
 // Scalar text of a YAML node for reports (maps and sequences as flow YAML).
