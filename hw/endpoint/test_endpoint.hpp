@@ -79,6 +79,9 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   void set_stall_observer(std::function<void(Time)> fn) { stall_observer_ = std::move(fn); }
   const Stats& stats() const { return stats_; }
   std::size_t queued() const { return queue_.size() + (cur_ ? 1 : 0); }
+  // The packet the source is transmitting (-1: none) and how many of its flits have left.
+  std::int64_t sending_packet() const { return cur_ ? static_cast<std::int64_t>(out_.id) : -1; }
+  std::uint32_t sending_flits() const { return cur_ ? pos_ : 0; }
 
  private:
   struct Outgoing { std::uint32_t id; std::vector<std::uint8_t> route; };

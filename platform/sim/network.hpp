@@ -40,6 +40,9 @@ class Network {
   int check_route(int src, const std::vector<std::uint8_t>& route, const std::string& what) const;
 
   int switches() const { return static_cast<int>(switch_ports_.size()); }
+  int switch_ports(int s) const { return switch_ports_.at(s); }
+  const Attachment& attachment(int n) const { return attach_.at(n); }
+  const std::vector<Trunk>& trunks() const { return trunks_; }
   int nodes() const { return static_cast<int>(attach_.size()); }
   Switch& sw(int i) { return *switches_.at(i); }
   TestEndpoint& node(int i) { return *nodes_.at(i); }
