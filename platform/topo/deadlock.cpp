@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <unordered_map>
 
 #include "platform/core/error.hpp"
 
@@ -14,9 +13,11 @@ DeadlockReport check_deadlock(const Topology& t, const RouteTable& routes) {
   std::vector<int> base(t.switches.size() + 1, 0);
   for (std::size_t s = 0; s < t.switches.size(); ++s) base[s + 1] = base[s] + t.switches[s].ports;
   const int C = base.back();
-  // Adjacency with de-duplication through a hash of (from, to); the witness route is kept.
+  // Adjacency lists stay short (a channel leads to at most ports-1 others), so de-duplication
+  // is a linear scan; the first route creating an edge is kept as its witness.
   std::vector<std::vector<int>> adj(static_cast<std::size_t>(C));
-  std::unordered_map<std::uint64_t, std::pair<int, int>> witness;
+  std::vector<std::vector<std::pair<int, int>>> wit(static_cast<std::size_t>(C));
+  std::size_t edges = 0;
   std::vector<char> used(static_cast<std::size_t>(C), 0);
   const int n = routes.nodes();
   if (n != static_cast<int>(t.nodes.size())) throw UserError(fmt::format("route set has {} nodes, the topology {}", n, t.nodes.size()));
@@ -24,27 +25,40 @@ DeadlockReport check_deadlock(const Topology& t, const RouteTable& routes) {
     for (int d = 0; d < n; ++d) {
       if (s == d) continue;
       const auto r = routes.at(s, d);
-      const std::string what = fmt::format("route n{}->n{} [{}]", s, d, format_route(r));
-      const int reached = walk_route(t, pm, s, r, what);
-      if (reached != d) throw UserError(fmt::format("{}: ends at node n{}, not n{}", what, reached, d));
-      int sw = t.nodes[s].sw, prev = -1;
+      int sw = t.nodes[s].sw, prev = -1, reached = -1;
       for (std::size_t h = 0; h < r.size; ++h) {
-        const int ch = base[sw] + r[h];
+        if (r[h] >= pm[sw].size()) break;
         const auto& e = pm[sw][r[h]];
-        if (e.kind != PortEnd::Switch) break;  // delivery to a node: a sink never holds a channel
+        if (e.kind == PortEnd::Node) { reached = h + 1 == r.size ? e.id : -1; break; }
+        if (e.kind != PortEnd::Switch) break;
+        const int ch = base[sw] + r[h];
         used[ch] = 1;
-        if (prev >= 0) {
-          const std::uint64_t key = (static_cast<std::uint64_t>(prev) << 32) | static_cast<std::uint32_t>(ch);
-          if (witness.emplace(key, std::make_pair(s, d)).second) adj[prev].push_back(ch);
+        if (prev >= 0 && std::find(adj[prev].begin(), adj[prev].end(), ch) == adj[prev].end()) {
+          adj[prev].push_back(ch);
+          wit[prev].emplace_back(s, d);
+          ++edges;
         }
         prev = ch;
         sw = e.id;
       }
+      if (reached != d) {
+        // Slow path only for a bad route: walk_route names the failing hop.
+        const std::string what = fmt::format("route n{}->n{} [{}]", s, d, format_route(r));
+        const int got = walk_route(t, pm, s, r, what);
+        throw UserError(fmt::format("{}: ends at node n{}, not n{}", what, got, d));
+      }
     }
   DeadlockReport rep;
   for (char u : used) rep.channels += u != 0;
-  rep.dependencies = witness.size();
-  for (auto& a : adj) std::sort(a.begin(), a.end());
+  rep.dependencies = edges;
+  // Sorted successor lists make the search order, and so the cycle reported, independent of
+  // route order.
+  std::vector<std::vector<std::pair<int, std::pair<int, int>>>> sorted(static_cast<std::size_t>(C));
+  for (int c = 0; c < C; ++c) {
+    for (std::size_t i = 0; i < adj[c].size(); ++i) sorted[c].emplace_back(adj[c][i], wit[c][i]);
+    std::sort(sorted[c].begin(), sorted[c].end());
+    for (std::size_t i = 0; i < adj[c].size(); ++i) { adj[c][i] = sorted[c][i].first; wit[c][i] = sorted[c][i].second; }
+  }
 
   // Iterative DFS, colours 0 white, 1 on stack, 2 done; a grey target closes a cycle.
   std::vector<char> colour(static_cast<std::size_t>(C), 0);
@@ -75,9 +89,9 @@ DeadlockReport check_deadlock(const Topology& t, const RouteTable& routes) {
             DependencyEdge e;
             chan(a, e.from_sw, e.from_port);
             chan(b, e.to_sw, e.to_port);
-            auto wit = witness.at((static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b));
-            e.src = wit.first;
-            e.dst = wit.second;
+            const auto wi = static_cast<std::size_t>(std::find(adj[a].begin(), adj[a].end(), b) - adj[a].begin());
+            e.src = wit[a][wi].first;
+            e.dst = wit[a][wi].second;
             rep.cycle.push_back(e);
           }
           rep.acyclic = false;
