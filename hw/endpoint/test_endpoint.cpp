@@ -21,14 +21,41 @@ TrafficConfig TrafficConfig::from_params(ParamValues& pv, const std::string& pat
   c.process = pv.string(path, "traffic", "process");
   c.load = pv.real(path, "traffic", "load");
   c.payload = static_cast<int>(pv.integer(path, "traffic", "payload"));
-  if (c.pattern != "uniform" && c.pattern != "none")
-    throw UserError(fmt::format("traffic.pattern: unknown pattern '{}' (uniform, none)", c.pattern));
-  if (c.process != "poisson" && c.process != "periodic")
-    throw UserError(fmt::format("traffic.process: unknown process '{}' (poisson, periodic)", c.process));
+  if (c.pattern != "uniform" && c.pattern != "permutation" && c.pattern != "hotspot" && c.pattern != "none")
+    throw UserError(fmt::format("traffic.pattern: unknown pattern '{}' (uniform, permutation, hotspot, none)", c.pattern));
+  if (c.process != "poisson" && c.process != "periodic" && c.process != "bursty")
+    throw UserError(fmt::format("traffic.process: unknown process '{}' (poisson, periodic, bursty)", c.process));
+  c.burst = pv.real(path, "traffic", "burst");
+  c.hotspot = static_cast<int>(pv.integer(path, "traffic", "hotspot"));
+  c.hotspot_fraction = pv.real(path, "traffic", "hotspot_fraction");
+  c.shift = static_cast<int>(pv.integer(path, "traffic", "shift"));
+  if (!(c.burst >= 1.0)) throw UserError(fmt::format("traffic.burst: {} must be at least 1 packet", c.burst));
+  if (!(c.hotspot_fraction >= 0.0 && c.hotspot_fraction <= 1.0))
+    throw UserError(fmt::format("traffic.hotspot_fraction: {} out of range [0, 1]", c.hotspot_fraction));
+  const std::string sizes = pv.string(path, "traffic", "sizes");
+  for (std::size_t pos = 0; pos < sizes.size();) {
+    std::size_t comma = sizes.find(',', pos);
+    const std::string item = sizes.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    pos = comma == std::string::npos ? sizes.size() : comma + 1;
+    const auto colon = item.find(':');
+    const int bytes = static_cast<int>(parse_int(item.substr(0, colon), "traffic.sizes"));
+    const double w = colon == std::string::npos ? 1.0 : parse_real(item.substr(colon + 1), "traffic.sizes");
+    if (bytes < kPayloadHeader || bytes > (1 << 24))
+      throw UserError(fmt::format("traffic.sizes: payload {} out of range ({}..16777216)", bytes, kPayloadHeader));
+    if (!(w > 0.0)) throw UserError(fmt::format("traffic.sizes: weight {} of {} bytes must be positive", w, bytes));
+    c.sizes.emplace_back(bytes, w);
+  }
   if (!(c.load > 0.0 && c.load <= 1.0)) throw UserError(fmt::format("traffic.load: {} out of range (0, 1]", c.load));
   if (c.payload < kPayloadHeader || c.payload > (1 << 24))
     throw UserError(fmt::format("traffic.payload: {} out of range ({}..16777216)", c.payload, kPayloadHeader));
   return c;
+}
+
+double TrafficConfig::mean_payload() const {
+  if (sizes.empty()) return payload;
+  double sum = 0, wsum = 0;
+  for (auto [b, w] : sizes) { sum += b * w; wsum += w; }
+  return sum / wsum;
 }
 
 TestEndpoint::TestEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, std::uint64_t seed,
@@ -80,22 +107,62 @@ void TestEndpoint::start_traffic(const TrafficConfig& cfg, int nodes) {
   if (traffic_on_) gen_ev_.notify(delay_to(cfg.start));
 }
 
+int TestEndpoint::pick_destination() {
+  if (traffic_.pattern == "permutation") return traffic_.permutation.at(static_cast<std::size_t>(id_));
+  if (traffic_.pattern == "hotspot" && id_ != traffic_.hotspot && rng_.uniform01() < traffic_.hotspot_fraction)
+    return traffic_.hotspot;
+  int dst = static_cast<int>(rng_.below(static_cast<std::uint64_t>(nodes_ - 1)));
+  if (dst >= id_) ++dst;
+  return dst;
+}
+
+std::uint32_t TestEndpoint::pick_payload() {
+  if (traffic_.sizes.empty()) return static_cast<std::uint32_t>(traffic_.payload);
+  double wsum = 0;
+  for (auto [b, w] : traffic_.sizes) wsum += w;
+  double x = rng_.uniform01() * wsum;
+  for (auto [b, w] : traffic_.sizes) {
+    if (x < w) return static_cast<std::uint32_t>(b);
+    x -= w;
+  }
+  return static_cast<std::uint32_t>(traffic_.sizes.back().first);
+}
+
 void TestEndpoint::generate() {
   const Time now = now_ps();
   if (!traffic_on_ || now >= traffic_.stop) return;
-  int dst = static_cast<int>(rng_.below(static_cast<std::uint64_t>(nodes_ - 1)));
-  if (dst >= id_) ++dst;
+  const int dst = pick_destination();
+  if (dst == id_ || dst < 0) return;  // a permutation may leave a node silent
+  if (traffic_.process == "bursty") {
+    // A burst of geometric length (mean traffic.burst) to one destination, created at once; the
+    // gap to the next burst is exponential with a mean that keeps the offered load.
+    const Time cp = tx_.channel()->timing().cp;
+    std::uint64_t wire_flits = 0;
+    const std::size_t hops = routes_.at(static_cast<std::size_t>(dst)).size();
+    int len = 1;
+    while (rng_.uniform01() >= 1.0 / traffic_.burst) ++len;
+    for (int i = 0; i < len; ++i) {
+      const std::uint32_t pl = pick_payload();
+      wire_flits += hops + 3 + pl;
+      inject(dst, pl, now);
+    }
+    const double mean = static_cast<double>(wire_flits) * static_cast<double>(cp) / traffic_.load;
+    Time g = static_cast<Time>(std::llround(-std::log(1.0 - rng_.uniform01()) * mean));
+    gen_ev_.notify(sc_core::sc_time::from_value(g ? g : 1));
+    return;
+  }
   // Hops are known only from the route; the offered load counts the flits this node puts on its
   // link, so the mean gap is (wire length * cp) / load.
   const auto& route = routes_.at(dst);
   const Time cp = tx_.channel()->timing().cp;
-  const double wire = static_cast<double>(route.size() + 3 + static_cast<std::size_t>(traffic_.payload));
+  const std::uint32_t payload = pick_payload();
+  const double wire = static_cast<double>(route.size() + 3 + static_cast<std::size_t>(payload));
   const double mean = wire * static_cast<double>(cp) / traffic_.load;
   double gap = mean;
   if (traffic_.process == "poisson") gap = -std::log(1.0 - rng_.uniform01()) * mean;
   Time g = static_cast<Time>(std::llround(gap));
   if (g == 0) g = 1;
-  inject(dst, static_cast<std::uint32_t>(traffic_.payload), now);
+  inject(dst, payload, now);
   gen_ev_.notify(sc_core::sc_time::from_value(g));
 }
 

@@ -1,7 +1,8 @@
 // TestEndpoint: a packet source and sink standing in for a NIC. The source injects worms at one
 // flit per character period and obeys STOP/GO; the sink checks framing, CRC-8 and every payload
 // byte, and records delivery in the run's PacketTable. Traffic comes from explicit injections
-// (tests) or a generator (uniform random destinations, Poisson or periodic arrivals).
+// (tests) or a generator (uniform, permutation or hotspot destinations; Poisson, periodic or bursty
+// arrivals; fixed payload or a size mix).
 #pragma once
 #include <deque>
 #include <functional>
@@ -17,20 +18,33 @@
 namespace sanvp {
 
 struct TrafficConfig {
-  std::string pattern = "uniform";  // uniform | none
-  std::string process = "poisson";  // poisson | periodic
+  std::string pattern = "uniform";  // uniform | permutation | hotspot | none
+  std::string process = "poisson";  // poisson | periodic | bursty
   double load = 0.5;                // offered load, fraction of one link's bandwidth
-  int payload = 256;                // payload bytes per packet
+  int payload = 256;                // payload bytes per packet (when `sizes` is empty)
   Time start = 0;
   Time stop = kMs;                  // no packet is created at or after this time
+  // Message-size mix: (payload bytes, weight); empty = every packet has `payload` bytes.
+  std::vector<std::pair<int, double>> sizes;
+  double burst = 8.0;               // bursty: mean packets per burst (geometric), one destination each
+  int hotspot = 0;                  // hotspot: the hot node
+  double hotspot_fraction = 0.25;   // hotspot: share of packets sent to it
+  int shift = 0;                    // permutation: dst = (src + shift) mod n; 0 = seeded random derangement
+  std::vector<int> permutation;     // permutation: destination of each node (filled by Network)
   static TrafficConfig from_params(ParamValues& pv, const std::string& path);
+  double mean_payload() const;
 };
 
 class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
  public:
   static inline const ParamRegistrar params{{
-      {"traffic", "pattern", ParamType::String, "", "uniform", "destination pattern: uniform (random other node) or none"},
-      {"traffic", "process", ParamType::String, "", "poisson", "arrival process: poisson or periodic"},
+      {"traffic", "pattern", ParamType::String, "", "uniform", "destinations: uniform (random other node), permutation, hotspot or none"},
+      {"traffic", "process", ParamType::String, "", "poisson", "arrival process: poisson, periodic or bursty"},
+      {"traffic", "sizes", ParamType::String, "", "", "payload mix 'bytes:weight,...' (e.g. 64:3,1024:1); empty = traffic.payload"},
+      {"traffic", "burst", ParamType::Real, "packets", "8", "bursty: mean burst length (geometric), one destination per burst"},
+      {"traffic", "hotspot", ParamType::Int, "", "0", "hotspot: id of the hot node"},
+      {"traffic", "hotspot_fraction", ParamType::Real, "", "0.25", "hotspot: fraction of packets sent to the hot node"},
+      {"traffic", "shift", ParamType::Int, "", "0", "permutation: dst = (src+shift) mod n; 0 = random derangement from the seed"},
       {"traffic", "load", ParamType::Real, "", "0.5", "offered load per node, fraction of link bandwidth (0..1]"},
       {"traffic", "payload", ParamType::Int, "bytes", "256", "payload bytes per packet (>= 8)"},
   }};
@@ -65,6 +79,9 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   void set_stall_observer(std::function<void(Time)> fn) { stall_observer_ = std::move(fn); }
   const Stats& stats() const { return stats_; }
   std::size_t queued() const { return queue_.size() + (cur_ ? 1 : 0); }
+  // The packet the source is transmitting (-1: none) and how many of its flits have left.
+  std::int64_t sending_packet() const { return cur_ ? static_cast<std::int64_t>(out_.id) : -1; }
+  std::uint32_t sending_flits() const { return cur_ ? pos_ : 0; }
 
  private:
   struct Outgoing { std::uint32_t id; std::vector<std::uint8_t> route; };
@@ -73,6 +90,8 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   Time pause_end(Time t) const;
   void transmit();
   void generate();
+  int pick_destination();
+  std::uint32_t pick_payload();
   void drain();
   std::uint8_t flit_byte(std::uint32_t j);
 

@@ -70,6 +70,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
                                  port >= sw.cfg_.ports ? "nonexistent" : "unconnected", port, sw.name()));
     state = In::Waiting;
     out = port;
+    packet = pkt;
     sw.request_output(idx, port);
   }
 
@@ -103,6 +104,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
   sc_core::sc_event route_ev, xmit_ev;
   In state = In::Idle;
   int out = -1;
+  std::uint32_t packet = 0;   // input side: the worm being routed or forwarded
   bool first = false;         // output side: next flit sent is the worm's first on this link
   Time free_since = 0;        // when the previous worm's tail left this input
   Time grant_time = 0;        // output side: when the current worm was granted this output
@@ -184,6 +186,29 @@ std::vector<std::string> Switch::describe_worms(Time now) const {
     }
   }
   return lines;
+}
+
+}  // namespace sanvp
+
+namespace sanvp {
+
+std::vector<Switch::WormInfo> Switch::worms(Time now) const {
+  std::vector<WormInfo> v;
+  for (int i = 0; i < cfg_.ports; ++i) {
+    const Port& p = *ports_[i];
+    if (p.state == Port::In::Idle) continue;
+    WormInfo w;
+    w.input = i;
+    w.waiting = p.state == Port::In::Waiting;
+    w.output = p.out;
+    w.holder = w.waiting ? arbiter_.owner(p.out) : -1;
+    w.packet = p.packet;
+    w.buffered = p.in.occupancy(now);
+    w.stop_sent = p.in.stopping();
+    w.output_stopped = !w.waiting && const_cast<LinkTransmitter&>(ports_[p.out]->tx).stopped(now);
+    v.push_back(w);
+  }
+  return v;
 }
 
 }  // namespace sanvp

@@ -56,6 +56,18 @@ class Switch : public sc_core::sc_module {
   void declare_traces();
   // One line per input holding or waiting with a worm: for hung-network reports.
   std::vector<std::string> describe_worms(Time now) const;
+  // The same, structured, for the watchdog's dependency analysis.
+  struct WormInfo {
+    int input = -1;              // input port the worm entered by
+    bool waiting = false;        // header waits for `output`; false: granted and streaming
+    int output = -1;
+    int holder = -1;             // waiting: input port whose worm holds `output` (-1: none)
+    std::uint32_t packet = 0;    // packet id of the worm
+    int buffered = 0;            // flits in the input buffer at `now`
+    bool stop_sent = false;      // the input buffer has STOPped its upstream
+    bool output_stopped = false; // streaming: downstream has STOPped the output
+  };
+  std::vector<WormInfo> worms(Time now) const;
 
  private:
   struct Port;

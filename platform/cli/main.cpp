@@ -11,6 +11,7 @@
 #include "platform/core/log.hpp"
 #include "platform/core/params.hpp"
 #include "platform/sim/run.hpp"
+#include "platform/topo/scenario.hpp"
 
 using namespace sanvp;
 
@@ -67,7 +68,7 @@ int sc_main(int argc, char* argv[]) {
   std::vector<std::string> sets;
   auto* run = app.add_subcommand("run", "run a scenario (the built-in default when none is given)");
   run->add_option("scenario", scenario, "scenario file (YAML)");
-  run->add_option("--set", sets, "override a parameter: key=value (see 'sanvp params')");
+  run->add_option("--set", sets, "override a parameter or scenario value: key=value (see 'sanvp params')");
   run->add_option("--vcd", opt.vcd, "write waves to this VCD file");
   run->add_option("--report", opt.report, "report file")->capture_default_str();
   run->add_option("--seed", opt.seed, "random seed")->capture_default_str();
@@ -109,8 +110,18 @@ int sc_main(int argc, char* argv[]) {
     }
     if (run->parsed()) {
       ParamValues pv;
-      if (!scenario.empty())
-        throw UserError(fmt::format("{}: scenario files are not supported by this build yet", scenario));
+      if (!scenario.empty()) {
+        // Scenario file: its values, then --set overrides; command-line options beat its tracing
+        // and seed settings.
+        Scenario sc = load_scenario(scenario, sets, pv);
+        opt.scenario = sc.name;
+        if (sc.seed && run->count("--seed") == 0) opt.seed = *sc.seed;
+        if (opt.vcd.empty()) opt.vcd = sc.vcd;
+        if (opt.trace.empty()) opt.trace = sc.trace;
+        parse_window(window.empty() ? sc.trace_window : window, opt);
+        RunSpec spec = scenario_run_spec(sc);
+        return run_simulation(pv, opt, spec).exit_code;
+      }
       apply_sets(pv, sets);
       parse_window(window, opt);
       RunSpec spec = default_scenario(pv);

@@ -180,7 +180,50 @@ void Network::declare_traces() {
 }
 
 void Network::start_traffic(const TrafficConfig& cfg) {
-  for (auto& n : nodes_) n->start_traffic(cfg, nodes());
+  TrafficConfig c = cfg;
+  if (c.pattern == "hotspot" && (c.hotspot < 0 || c.hotspot >= nodes()))
+    throw UserError(fmt::format("traffic.hotspot: node {} does not exist (nodes are 0..{})", c.hotspot, nodes() - 1));
+  if (c.pattern == "permutation" && c.permutation.empty() && nodes() > 1) {
+    // One permutation for the whole network, from the run seed: every node sends to one partner.
+    const int n = nodes();
+    c.permutation.resize(static_cast<std::size_t>(n));
+    if (c.shift != 0) {
+      for (int i = 0; i < n; ++i) c.permutation[i] = ((i + c.shift) % n + n) % n;
+    } else {
+      // Sattolo's algorithm: a uniformly random cyclic permutation, so nobody sends to itself.
+      Rng rng(seed_, "traffic.permutation");
+      for (int i = 0; i < n; ++i) c.permutation[i] = i;
+      for (int i = n - 1; i > 0; --i) std::swap(c.permutation[i], c.permutation[rng.below(static_cast<std::uint64_t>(i))]);
+    }
+  }
+  for (auto& n : nodes_) n->start_traffic(c, nodes());
+}
+
+void Network::set_route_table(std::vector<std::vector<std::vector<std::uint8_t>>> table) {
+  if (static_cast<int>(table.size()) != nodes()) throw UserError(fmt::format("route table has {} rows for {} nodes", table.size(), nodes()));
+  // Port map built once: what each switch port leads to (node id, or switch id as -2-sw).
+  std::vector<std::vector<int>> to(static_cast<std::size_t>(switches()));
+  std::vector<std::vector<int>> node_at(static_cast<std::size_t>(switches()));
+  for (int s = 0; s < switches(); ++s) { to[s].assign(static_cast<std::size_t>(switch_ports_[s]), -1); node_at[s] = to[s]; }
+  for (int n = 0; n < nodes(); ++n) node_at[attach_[n].sw][attach_[n].port] = n;
+  for (const auto& t : trunks_) { to[t.sw_a][t.port_a] = t.sw_b; to[t.sw_b][t.port_b] = t.sw_a; }
+  for (int src = 0; src < nodes(); ++src) {
+    for (int dst = 0; dst < nodes(); ++dst) {
+      const auto& r = table[src].at(static_cast<std::size_t>(dst));
+      if (src == dst) continue;
+      int s = attach_[src].sw, reached = -1;
+      for (std::size_t h = 0; h < r.size() && reached < 0; ++h) {
+        if (r[h] >= switch_ports_[s]) break;
+        if (node_at[s][r[h]] >= 0) reached = h + 1 == r.size() ? node_at[s][r[h]] : -2;
+        else if (to[s][r[h]] >= 0) s = to[s][r[h]];
+        else break;
+      }
+      if (reached != dst) check_route(src, r, fmt::format("route n{}->n{}", src, dst));  // throws with the reason
+      if (reached != dst) throw UserError(fmt::format("route n{}->n{}: ends at node n{}, not n{}", src, dst, reached, dst));
+    }
+    nodes_[src]->set_routes(table[src]);
+  }
+  routes_ = std::move(table);
 }
 
 std::vector<std::string> Network::describe_worms(Time now) const {

@@ -31,12 +31,18 @@ class Network {
   // and chains; irregular topologies use up*/down* routes from the topology layer instead.
   void compute_shortest_routes();
   void set_route(int src, int dst, std::vector<std::uint8_t> route);
+  // Installs a whole route table (table[src][dst]) at once: validated with a port map built once,
+  // so large networks do not pay set_route's per-hop scans.
+  void set_route_table(std::vector<std::vector<std::vector<std::uint8_t>>> table);
   const std::vector<std::uint8_t>& route(int src, int dst) const { return routes_[src][dst]; }
   // Walks `route` from node `src`; throws UserError naming the hop if it leaves the network or
   // does not end at a node. Returns the node reached.
   int check_route(int src, const std::vector<std::uint8_t>& route, const std::string& what) const;
 
   int switches() const { return static_cast<int>(switch_ports_.size()); }
+  int switch_ports(int s) const { return switch_ports_.at(s); }
+  const Attachment& attachment(int n) const { return attach_.at(n); }
+  const std::vector<Trunk>& trunks() const { return trunks_; }
   int nodes() const { return static_cast<int>(attach_.size()); }
   Switch& sw(int i) { return *switches_.at(i); }
   TestEndpoint& node(int i) { return *nodes_.at(i); }

@@ -9,6 +9,7 @@
 #include "platform/core/error.hpp"
 #include "platform/core/log.hpp"
 #include "platform/core/trace.hpp"
+#include "platform/sim/hang_report.hpp"
 
 namespace sanvp {
 
@@ -32,6 +33,17 @@ nlohmann::json latency_stats(std::vector<Time> v) {
   j["p50_ps"] = pct(50);
   j["p99_ps"] = pct(99);
   j["max_ps"] = v.back();
+  // Histogram in power-of-two buckets of nanoseconds: [2^k ns, 2^(k+1) ns); bucket 0 also holds
+  // everything below 1 ns. Wide-range latencies (contention tails) stay readable.
+  auto bucket = [](Time t) { int k = 0; for (Time ns = t / kNs; ns > 1; ns >>= 1) ++k; return k; };
+  const int lo = bucket(v.front()), hi = bucket(v.back());
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(hi - lo + 1), 0);
+  for (Time t : v) ++counts[static_cast<std::size_t>(bucket(t) - lo)];
+  nlohmann::json h = nlohmann::json::array();
+  for (int k = lo; k <= hi; ++k)
+    h.push_back({{"from_ps", k == 0 ? Time{0} : (Time{1} << k) * kNs}, {"to_ps", (Time{1} << (k + 1)) * kNs},
+                 {"count", counts[static_cast<std::size_t>(k - lo)]}});
+  j["histogram"] = h;
   return j;
 }
 
@@ -87,6 +99,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   Time last_progress = 0;
   const Time end_limit = duration + drain;
   std::vector<std::string> hung;
+  HangReport hang;
   while (true) {
     const Time now = now_ps();
     const Time step = std::min(watchdog / 4 ? watchdog / 4 : 1, (now < duration ? duration : end_limit) - now);
@@ -100,6 +113,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
     if (flying > 0 && t - last_progress >= watchdog) {
       res.status = RunStatus::Hung;
       hung = net.describe_worms(t);
+      hang = analyze_hang(net, t);
       break;
     }
     if (t >= end_limit) { res.status = RunStatus::NotDrained; break; }
@@ -157,6 +171,10 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   }
   r["nodes"] = nodes;
   if (!hung.empty()) r["blocked_worms"] = hung;
+  if (res.status == RunStatus::Hung) {
+    r["hang"] = hang.json;
+    if (!hang.cycle.empty()) r["hang"]["cycle_text"] = hang.cycle;
+  }
   rep["results"] = r;
 
   if (!opt.report.empty()) {
@@ -174,6 +192,14 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
       const auto& L = r["latency"];
       fmt::print("latency created->tail: mean {} p50 {} p99 {} max {}\n", fmt_ps(L["mean_ps"].get<double>()),
                  fmt_ps(L["p50_ps"].get<double>()), fmt_ps(L["p99_ps"].get<double>()), fmt_ps(L["max_ps"].get<double>()));
+      std::uint64_t peak = 0;
+      for (const auto& b : L["histogram"]) peak = std::max(peak, b["count"].get<std::uint64_t>());
+      fmt::print("latency histogram created->tail:\n");
+      for (const auto& b : L["histogram"]) {
+        const auto c = b["count"].get<std::uint64_t>();
+        fmt::print("  [{:>10}, {:>10}) {:>8} {}\n", format_time(b["from_ps"].get<Time>()), format_time(b["to_ps"].get<Time>()), c,
+                   std::string(peak ? static_cast<std::size_t>((c * 40 + peak - 1) / peak) : 0, '#'));
+      }
       const auto& N = r["network_latency"];
       fmt::print("latency inject->tail:  mean {} p50 {} p99 {} max {}\n", fmt_ps(N["mean_ps"].get<double>()),
                  fmt_ps(N["p50_ps"].get<double>()), fmt_ps(N["p99_ps"].get<double>()), fmt_ps(N["max_ps"].get<double>()));
@@ -191,9 +217,16 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
     if (!opt.vcd.empty()) fmt::print("waves: {}\n", opt.vcd);
   }
   if (res.status == RunStatus::Hung) {
-    fmt::print(stderr, "error: network hung: packets in flight but no flit moved for {} (at {}); blocked worms:\n",
-               format_time(watchdog), format_time(end));
-    for (const auto& l : hung) fmt::print(stderr, "  {}\n", l);
+    fmt::print(stderr, "error: network hung: packets in flight but no flit moved for {} (at {})\n", format_time(watchdog),
+               format_time(end));
+    fmt::print(stderr, "blocked worms ({}):\n", hang.worms.size());
+    for (const auto& l : hang.worms) fmt::print(stderr, "  {}\n", l);
+    if (!hang.cycle.empty()) {
+      fmt::print(stderr, "deadlock: dependency cycle of {} worms:\n", hang.cycle.size());
+      for (const auto& l : hang.cycle) fmt::print(stderr, "  {}\n", l);
+    } else {
+      fmt::print(stderr, "{}\n", hang.no_cycle_reason);
+    }
     res.exit_code = kExitSimError;
   } else if (res.status == RunStatus::NotDrained) {
     fmt::print(stderr, "warning: {} packets still in flight after sim.drain={}\n", in_flight(), format_time(drain));

@@ -1,0 +1,190 @@
+// `sanvp sweep FILE --vary key=start:stop:step ... --jobs N`: runs every point of the sweep as an
+// independent `sanvp run` process (a SystemC kernel runs once per process), at most N at a time,
+// shows progress, and merges the points' reports into sweep.csv and sweep.json.
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "platform/cli/commands.hpp"
+#include "platform/core/error.hpp"
+#include "platform/core/time.hpp"
+#include "platform/sweep/sweep_plan.hpp"
+#include "platform/topo/scenario.hpp"
+
+namespace sanvp {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SweepArgs {
+  std::string file, out;
+  std::vector<std::string> vary, sets;
+  int jobs = 2;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+};
+
+std::string self_exe() {
+  std::error_code ec;
+  auto p = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw UserError("sweep: cannot locate the sanvp executable (/proc/self/exe)");
+  return p.string();
+}
+
+// Starts one point; its stdout and stderr go to `log`.
+pid_t launch(const std::vector<std::string>& argv, const std::string& log) {
+  std::vector<char*> a;
+  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw SimError("sweep: fork failed");
+  if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); close(fd); }
+    execv(a[0], a.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+double num(const nlohmann::json& j, const char* k) { return j.contains(k) && j[k].is_number() ? j[k].get<double>() : NAN; }
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+const CommandRegistrar reg_sweep{"sweep", [](CLI::App& app) -> CommandRun {
+  auto a = std::make_shared<SweepArgs>();
+  auto* cmd = app.add_subcommand("sweep", "run a scenario over a parameter range in parallel processes; merge into CSV and JSON");
+  cmd->add_option("scenario", a->file, "scenario file (YAML)")->required();
+  cmd->add_option("--vary", a->vary, "key=start:stop:step (units allowed: 50ns:150ns:50ns) or key=a,b,c; repeat for a grid")->required();
+  cmd->add_option("--set", a->sets, "fixed override for every point: key=value");
+  cmd->add_option("--jobs,-j", a->jobs, "simulations run at once")->capture_default_str();
+  cmd->add_option("--out,-o", a->out, "output folder (default: sweep-<scenario name>)");
+  cmd->add_option("--seed", a->seed, "seed for every point (default: the scenario's)");
+  return [a, cmd]() -> int {
+    a->seed_given = cmd->count("--seed") > 0;
+    if (a->jobs < 1) throw UserError("--jobs must be at least 1");
+    std::vector<SweepAxis> axes;
+    for (const auto& v : a->vary) axes.push_back(parse_vary(v));
+    const auto points = sweep_points(axes);
+    // Check the scenario with the first and last points before starting processes, so a mistake
+    // is one message instead of N failed runs.
+    for (const auto* p : {&points.front(), &points.back()}) {
+      std::vector<std::string> sets = a->sets;
+      for (const auto& [k, v] : *p) sets.push_back(k + "=" + v);
+      ParamValues pv;
+      Scenario s = load_scenario(a->file, sets, pv);
+      scenario_run_spec(s);
+      if (a->out.empty()) a->out = "sweep-" + s.name;
+    }
+    fs::create_directories(a->out);
+    const std::string exe = self_exe();
+    fmt::print(stderr, "sweep: {} points of {} with {} job(s) into {}/\n", points.size(), a->file, a->jobs, a->out);
+
+    std::map<pid_t, std::size_t> running;
+    std::vector<int> exit_codes(points.size(), -1);
+    std::vector<double> seconds(points.size(), 0);
+    std::vector<std::chrono::steady_clock::time_point> started(points.size());
+    std::size_t next = 0, done = 0;
+    auto point_label = [&](std::size_t i) {
+      std::string s;
+      for (const auto& [k, v] : points[i]) s += fmt::format("{}{}={}", s.empty() ? "" : " ", k, v);
+      return s;
+    };
+    auto name = [&](std::size_t i, const char* ext) { return fmt::format("{}/point-{:03d}.{}", a->out, i, ext); };
+    while (done < points.size()) {
+      while (next < points.size() && static_cast<int>(running.size()) < a->jobs) {
+        std::vector<std::string> argv{exe, "run", a->file, "--report", name(next, "json")};
+        for (const auto& s : a->sets) { argv.push_back("--set"); argv.push_back(s); }
+        for (const auto& [k, v] : points[next]) { argv.push_back("--set"); argv.push_back(k + "=" + v); }
+        if (a->seed_given) { argv.push_back("--seed"); argv.push_back(std::to_string(a->seed)); }
+        std::error_code ec;
+        fs::remove(name(next, "json"), ec);
+        started[next] = std::chrono::steady_clock::now();
+        running[launch(argv, name(next, "log"))] = next;
+        ++next;
+      }
+      int st = 0;
+      const pid_t pid = waitpid(-1, &st, 0);
+      if (pid < 0) throw SimError("sweep: waitpid failed");
+      auto it = running.find(pid);
+      if (it == running.end()) continue;
+      const std::size_t i = it->second;
+      running.erase(it);
+      exit_codes[i] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+      seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started[i]).count();
+      ++done;
+      fmt::print(stderr, "[{}/{}] point {} ({}): {} in {:.1f}s\n", done, points.size(), i, point_label(i),
+                 exit_codes[i] == 0 ? "ok" : fmt::format("exit {} (see {})", exit_codes[i], name(i, "log")), seconds[i]);
+    }
+
+    // Merge.
+    std::ofstream csv(a->out + "/sweep.csv");
+    if (!csv) throw UserError(fmt::format("sweep: cannot create '{}/sweep.csv'", a->out));
+    csv << "point";
+    for (const auto& ax : axes) csv << "," << csv_cell(ax.key);
+    csv << ",exit_code,status,packets_created,packets_delivered,latency_mean_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,"
+           "net_latency_p50_ns,net_latency_p99_ns,accepted_MBps_per_node,offered_load,max_link_utilization,simulated_us\n";
+    nlohmann::json merged{{"scenario", a->file}, {"vary", a->vary}, {"sets", a->sets}, {"points", nlohmann::json::array()}};
+    int worst = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      nlohmann::json rep;
+      std::ifstream f(name(i, "json"));
+      if (f) {
+        try { f >> rep; } catch (const std::exception&) { rep = nlohmann::json(); }
+      }
+      const nlohmann::json res = rep.contains("results") ? rep["results"] : nlohmann::json::object();
+      const nlohmann::json L = res.contains("latency") ? res["latency"] : nlohmann::json::object();
+      const nlohmann::json N = res.contains("network_latency") ? res["network_latency"] : nlohmann::json::object();
+      const double sim_ps = num(rep, "simulated_ps");
+      double maxu = 0, window_ps = NAN;
+      auto param = [&](const char* key) -> std::string {
+        if (!rep.contains("params") || !rep["params"].contains(key)) return "";
+        return rep["params"][key]["value"].get<std::string>();
+      };
+      if (!param("sim.duration").empty()) window_ps = static_cast<double>(parse_time(param("sim.duration"), "sim.duration"));
+      const double nodes = res.contains("nodes") ? static_cast<double>(res["nodes"].size()) : NAN;
+      if (res.contains("links")) for (const auto& l : res["links"]) maxu = std::max(maxu, l["utilization"].get<double>());
+      std::string offered;
+      for (const auto& [k, v] : points[i]) if (k == "traffic.load") offered = v;
+      if (offered.empty()) offered = param("traffic.load");
+      const std::string status = rep.contains("status") ? rep["status"].get<std::string>() : "no-report";
+      auto ns = [](double ps) { return std::isnan(ps) ? std::string("") : fmt::format("{:.3f}", ps / 1000.0); };
+      // Accepted throughput: payload delivered per node per second of the traffic window.
+      const double thr = window_ps > 0 ? num(res, "payload_bytes_delivered") / nodes / (window_ps * 1e-12) / 1e6 : NAN;
+      csv << i;
+      for (const auto& [k, v] : points[i]) csv << "," << csv_cell(v);
+      csv << "," << exit_codes[i] << "," << status << "," << (res.contains("packets_created") ? res["packets_created"].dump() : "") << ","
+          << (res.contains("packets_delivered") ? res["packets_delivered"].dump() : "") << "," << ns(num(L, "mean_ps")) << ","
+          << ns(num(L, "p50_ps")) << "," << ns(num(L, "p99_ps")) << "," << ns(num(L, "max_ps")) << "," << ns(num(N, "p50_ps")) << ","
+          << ns(num(N, "p99_ps")) << "," << (std::isnan(thr) ? "" : fmt::format("{:.3f}", thr)) << "," << offered << ","
+          << (res.contains("links") ? fmt::format("{:.6f}", maxu) : "") << "," << (std::isnan(sim_ps) ? "" : fmt::format("{:.3f}", sim_ps / 1e6))
+          << "\n";
+      nlohmann::json set = nlohmann::json::object();
+      for (const auto& [k, v] : points[i]) set[k] = v;
+      merged["points"].push_back({{"point", i}, {"set", set}, {"exit_code", exit_codes[i]}, {"status", status}, {"report", name(i, "json")},
+                                  {"results", res}});
+      if (exit_codes[i] != 0) worst = worst == kExitUserError || exit_codes[i] == kExitUserError ? kExitUserError : kExitSimError;
+    }
+    std::ofstream(a->out + "/sweep.json") << merged.dump(2) << "\n";
+    fmt::print("sweep: {} points, {} ok; results: {}/sweep.csv and {}/sweep.json\n", points.size(),
+               std::count(exit_codes.begin(), exit_codes.end(), 0), a->out, a->out);
+    fmt::print("plot:  /usr/bin/python3 scripts/plot_sweep.py {}/sweep.csv\n", a->out);
+    return worst;
+  };
+}};
+
+}  // namespace
+}  // namespace sanvp

@@ -1,0 +1,67 @@
+// Source routes for every node pair. up*/down* (Autonet, Myrinet mapper): a BFS spanning tree from
+// the root switch gives every switch a level; a link's "up" end is the switch nearer the root
+// (lower level, lower id on a tie). A legal route climbs zero or more up links, then descends zero
+// or more down links; it never turns up again, which makes the channel dependency graph acyclic.
+// Among legal routes the shortest is chosen, ties broken by lowest output port at each hop.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "platform/topo/topology.hpp"
+
+namespace sanvp {
+
+// Route bytes of every ordered node pair, stored flat (a 1024-node network has ~1M routes).
+class RouteTable {
+ public:
+  RouteTable() = default;
+  explicit RouteTable(int nodes) : n_(nodes), off_(static_cast<std::size_t>(nodes) * nodes + 1, 0) {}
+  int nodes() const { return n_; }
+  // Routes must be appended in (src, dst) row-major order.
+  void append(int src, int dst, const std::uint8_t* b, std::size_t len);
+  struct View {
+    const std::uint8_t* data;
+    std::size_t size;
+    const std::uint8_t* begin() const { return data; }
+    const std::uint8_t* end() const { return data + size; }
+    std::uint8_t operator[](std::size_t i) const { return data[i]; }
+  };
+  View at(int src, int dst) const {
+    const std::size_t i = static_cast<std::size_t>(src) * n_ + dst;
+    return View{bytes_.data() + off_[i], off_[i + 1] - off_[i]};
+  }
+  std::vector<std::uint8_t> vec(int src, int dst) const { auto v = at(src, dst); return {v.begin(), v.end()}; }
+  // Replaces one route (explicit overrides); rebuilds the flat store.
+  void replace(int src, int dst, const std::vector<std::uint8_t>& route);
+  std::size_t total_bytes() const { return bytes_.size(); }
+  std::size_t memory_bytes() const { return bytes_.capacity() + off_.capacity() * sizeof(std::uint32_t); }
+
+ private:
+  int n_ = 0;
+  std::vector<std::uint32_t> off_;
+  std::vector<std::uint8_t> bytes_;
+  std::size_t next_ = 0;
+};
+
+struct UpDownTree {
+  int root = 0;
+  std::vector<int> level;  // BFS level of each switch from the root
+  // Traversing a link from switch `from` to switch `to` goes up.
+  bool up(int from, int to) const { return level[to] < level[from] || (level[to] == level[from] && to < from); }
+};
+
+UpDownTree updown_tree(const Topology& t);
+RouteTable updown_routes(const Topology& t);
+// Unrestricted shortest paths (lowest port first): deadlock-prone on networks with cycles; used
+// to demonstrate what the checker catches.
+RouteTable shortest_routes(const Topology& t);
+
+// Follows `route` from node `src`; returns the node reached, or throws UserError naming `what`
+// and the failing hop.
+int walk_route(const Topology& t, const std::vector<std::vector<PortEnd>>& pm, int src, RouteTable::View route,
+               const std::string& what);
+
+std::string format_route(RouteTable::View r);
+
+}  // namespace sanvp

@@ -1,0 +1,282 @@
+#include "platform/topo/scenario.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "platform/core/error.hpp"
+#include "platform/topo/topo_loader.hpp"
+#include "platform/topo/yaml_util.hpp"
+
+namespace sanvp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::initializer_list<const char*> kSections = {"name", "description", "seed", "duration", "topology", "routing",
+                                                      "params", "traffic", "nodes", "tracing"};
+
+bool is_section(const std::string& head) {
+  for (const char* s : kSections) if (head == s) return true;
+  return false;
+}
+
+std::vector<std::string> split(const std::string& s, char c) {
+  std::vector<std::string> v;
+  std::size_t pos = 0;
+  while (true) {
+    auto n = s.find(c, pos);
+    v.push_back(s.substr(pos, n == std::string::npos ? std::string::npos : n - pos));
+    if (n == std::string::npos) break;
+    pos = n + 1;
+  }
+  return v;
+}
+
+// Sets doc[parts...] = value, creating maps on the way.
+void set_path(YAML::Node node, const std::vector<std::string>& parts, std::size_t i, const YAML::Node& value, const std::string& key) {
+  const std::string& part = parts[i];
+  if (part.empty()) throw UserError(fmt::format("--set: '{}' has an empty key component", key));
+  const bool last = i + 1 == parts.size();
+  if (node.IsSequence()) {
+    std::size_t idx = 0;
+    try { idx = static_cast<std::size_t>(std::stoul(part)); } catch (const std::exception&) {
+      throw UserError(fmt::format("--set: '{}': '{}' indexes a list and must be a number", key, part));
+    }
+    if (idx >= node.size()) throw UserError(fmt::format("--set: '{}': index {} beyond the {} list items", key, idx, node.size()));
+    if (last) { node[idx] = value; return; }
+    set_path(node[idx], parts, i + 1, value, key);
+    return;
+  }
+  if (!node.IsMap() && !node.IsNull()) throw UserError(fmt::format("--set: '{}': '{}' is inside a plain value, not a map", key, part));
+  if (last) { node[part] = value; return; }
+  if (!node[part] || node[part].IsNull() || node[part].IsScalar()) node[part] = YAML::Node(YAML::NodeType::Map);
+  set_path(node[part], parts, i + 1, value, key);
+}
+
+std::string resolve(const std::string& dir, const std::string& p) {
+  fs::path path(p);
+  if (path.is_relative()) path = fs::path(dir) / path;
+  return path.lexically_normal().string();
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& file, const std::vector<std::string>& sets, ParamValues& pv) {
+  Scenario s;
+  s.file = file;
+  s.dir = fs::path(file).parent_path().string();
+  if (s.dir.empty()) s.dir = ".";
+  s.doc = YamlDoc::load_file(file);
+  const YamlDoc doc(file, "--set override");
+  if (!s.doc.IsMap()) doc.fail(s.doc, "scenario", "a scenario file is a map with at least a 'topology' section");
+
+  // --set: scenario values edit the document; everything else is a model parameter.
+  std::vector<std::pair<std::string, std::string>> param_sets;
+  for (const auto& kv : sets) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("--set: '{}' is not key=value", kv));
+    const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
+    const auto parts = split(key, '.');
+    if (!is_section(parts[0])) { param_sets.emplace_back(key, value); continue; }
+    YAML::Node v = (!value.empty() && (value[0] == '[' || value[0] == '{')) ? YamlDoc::load_string(value, "--set " + key) : YAML::Node(value);
+    set_path(s.doc, parts, 0, v, key);
+    s.sets.push_back(kv);
+  }
+  for (const auto& [k, v] : param_sets) s.sets.push_back(k + "=" + v);
+
+  const YAML::Node& D = s.doc;
+  doc.check_keys(D, "", kSections);
+  s.name = D["name"] ? doc.string(D["name"], "name") : fs::path(file).stem().string();
+  if (D["description"]) s.description = doc.string(D["description"], "description");
+  if (D["seed"]) {
+    const auto v = doc.integer(D["seed"], "seed");
+    if (v < 0) doc.fail(D["seed"], "seed", "must be 0 or greater");
+    s.seed = static_cast<std::uint64_t>(v);
+  }
+
+  // Topology: a file name, {file: name}, or inline (explicit or generate).
+  const YAML::Node T = D["topology"];
+  if (!T) doc.fail(D, "topology", "missing section 'topology' (a file name, or switches/nodes/links, or generate)");
+  if (T.IsScalar() || (T.IsMap() && T["file"])) {
+    const YAML::Node f = T.IsScalar() ? T : T["file"];
+    if (T.IsMap()) doc.check_keys(T, "topology", {"file"});
+    const std::string path = resolve(s.dir, doc.string(f, "topology.file"));
+    if (!fs::exists(path)) doc.fail(f, T.IsScalar() ? "topology" : "topology.file", fmt::format("topology file '{}' not found", path));
+    s.topo = load_topology_file(path);
+  } else {
+    s.topo = load_topology(T, doc, "topology");
+  }
+
+  // Routing.
+  if (const YAML::Node R = D["routing"]) {
+    doc.check_keys(R, "routing", {"algorithm", "root", "check_deadlock", "routes"});
+    s.where_routing = Origin{doc.where(R), "routing"};
+    if (R["algorithm"]) {
+      s.routing = doc.string(R["algorithm"], "routing.algorithm");
+      if (s.routing != "up-down" && s.routing != "shortest")
+        doc.fail(R["algorithm"], "routing.algorithm", fmt::format("unknown algorithm '{}' (up-down, shortest)", s.routing));
+    }
+    if (R["root"]) {
+      const int root = static_cast<int>(doc.integer(R["root"], "routing.root"));
+      if (root < 0 || root >= static_cast<int>(s.topo.switches.size()))
+        doc.fail(R["root"], "routing.root", fmt::format("switch {} does not exist (switches are 0..{})", root, s.topo.switches.size() - 1));
+      s.topo.root = root;
+    }
+    if (R["check_deadlock"]) s.check_deadlock = doc.boolean(R["check_deadlock"], "routing.check_deadlock");
+    if (const YAML::Node L = R["routes"]) {
+      doc.require_seq(L, "routing.routes");
+      const int n = static_cast<int>(s.topo.nodes.size());
+      for (std::size_t i = 0; i < L.size(); ++i) {
+        const std::string ep = fmt::format("routing.routes[{}]", i);
+        doc.check_keys(L[i], ep, {"src", "dst", "route"});
+        for (const char* k : {"src", "dst", "route"}) if (!L[i][k]) doc.fail(L[i], ep, fmt::format("missing key '{}'", k));
+        ExplicitRoute r;
+        r.src = static_cast<int>(doc.integer(L[i]["src"], ep + ".src"));
+        r.dst = static_cast<int>(doc.integer(L[i]["dst"], ep + ".dst"));
+        for (const char* k : {"src", "dst"}) {
+          const int v = k[0] == 's' ? r.src : r.dst;
+          if (v < 0 || v >= n) doc.fail(L[i][k], ep + "." + k, fmt::format("node {} does not exist (nodes are 0..{})", v, n - 1));
+        }
+        if (r.src == r.dst) doc.fail(L[i]["dst"], ep + ".dst", "a node does not route to itself");
+        const YAML::Node B = L[i]["route"];
+        doc.require_seq(B, ep + ".route");
+        for (std::size_t h = 0; h < B.size(); ++h) {
+          const auto b = doc.integer(B[h], fmt::format("{}.route[{}]", ep, h));
+          if (b < 0 || b > 255) doc.fail(B[h], fmt::format("{}.route[{}]", ep, h), fmt::format("route byte {} out of range 0..255", b));
+          r.route.push_back(static_cast<std::uint8_t>(b));
+        }
+        r.where = Origin{doc.where(L[i]), ep};
+        s.routes.push_back(std::move(r));
+      }
+    }
+  }
+
+  // Per-element overrides from the topology first; the scenario's params and --set win over them.
+  s.topo.apply_params(pv);
+  if (const YAML::Node P = D["params"]) {
+    doc.require_map(P, "params");
+    for (auto it = P.begin(); it != P.end(); ++it) {
+      const std::string k = it->first.Scalar();
+      pv.set(k, doc.string(it->second, "params." + k), doc.where(it->first) + ": params." + k);
+    }
+  }
+  if (const YAML::Node TR = D["traffic"]) {
+    doc.require_map(TR, "traffic");
+    for (auto it = TR.begin(); it != TR.end(); ++it) {
+      const std::string k = it->first.Scalar();
+      if (!ParamCatalog::find("traffic." + k)) {
+        std::string list;
+        for (const auto& p : ParamCatalog::sorted()) if (p.scope == "traffic") list += (list.empty() ? "" : ", ") + p.name;
+        doc.fail(it->first, "traffic." + k, fmt::format("unknown key '{}' (expected one of: {})", k, list));
+      }
+      pv.set("traffic." + k, doc.string(it->second, "traffic." + k), doc.where(it->second) + ": traffic." + k);
+    }
+  }
+  if (D["duration"]) {
+    doc.time(D["duration"], "duration");
+    pv.set("sim.duration", doc.string(D["duration"], "duration"), doc.where(D["duration"]) + ": duration");
+  }
+
+  // Per-node programs: validated now, refused at run time until the NIC and host models exist.
+  if (const YAML::Node N = D["nodes"]) {
+    doc.require_seq(N, "nodes");
+    for (std::size_t i = 0; i < N.size(); ++i) {
+      const std::string ep = fmt::format("nodes[{}]", i);
+      doc.check_keys(N[i], ep, {"id", "firmware", "host"});
+      if (!N[i]["id"]) doc.fail(N[i], ep, "missing key 'id'");
+      NodeProgram p;
+      p.node = static_cast<int>(doc.integer(N[i]["id"], ep + ".id"));
+      if (p.node < 0 || p.node >= static_cast<int>(s.topo.nodes.size()))
+        doc.fail(N[i]["id"], ep + ".id", fmt::format("node {} does not exist (nodes are 0..{})", p.node, s.topo.nodes.size() - 1));
+      p.where = Origin{doc.where(N[i]), ep};
+      if (const YAML::Node F = N[i]["firmware"]) {
+        p.firmware = resolve(s.dir, doc.string(F, ep + ".firmware"));
+        if (!fs::is_regular_file(p.firmware)) doc.fail(F, ep + ".firmware", fmt::format("firmware image '{}' not found", p.firmware));
+        p.where = Origin{doc.where(F), ep + ".firmware"};
+      }
+      if (const YAML::Node H = N[i]["host"]) {
+        doc.check_keys(H, ep + ".host", {"app", "args"});
+        if (!H["app"]) doc.fail(H, ep + ".host", "missing key 'app'");
+        p.host_app = resolve(s.dir, doc.string(H["app"], ep + ".host.app"));
+        if (!fs::is_regular_file(p.host_app)) doc.fail(H["app"], ep + ".host.app", fmt::format("host application '{}' not found", p.host_app));
+        if (const YAML::Node A = H["args"]) {
+          doc.require_seq(A, ep + ".host.args");
+          for (std::size_t j = 0; j < A.size(); ++j) p.host_args.push_back(doc.string(A[j], fmt::format("{}.host.args[{}]", ep, j)));
+        }
+        if (p.firmware.empty()) p.where = Origin{doc.where(H), ep + ".host"};
+      }
+      s.programs.push_back(std::move(p));
+    }
+  }
+  if (const YAML::Node TC = D["tracing"]) {
+    doc.check_keys(TC, "tracing", {"vcd", "modules", "window"});
+    if (TC["vcd"]) s.vcd = doc.string(TC["vcd"], "tracing.vcd");
+    if (TC["modules"]) s.trace = doc.string(TC["modules"], "tracing.modules");
+    if (TC["window"]) s.trace_window = doc.string(TC["window"], "tracing.window");
+  }
+  for (const auto& [k, v] : param_sets) pv.set(k, v, "--set");
+  return s;
+}
+
+RouteTable scenario_routes(const Scenario& s, DeadlockReport* report) {
+  RouteTable rt = s.routing == "shortest" ? shortest_routes(s.topo) : updown_routes(s.topo);
+  const auto pm = s.topo.port_map();
+  for (const auto& r : s.routes) {
+    const RouteTable::View v{r.route.data(), r.route.size()};
+    const int reached = walk_route(s.topo, pm, r.src, v, r.where.str() + fmt::format(": route n{}->n{}", r.src, r.dst));
+    if (reached != r.dst) throw UserError(fmt::format("{}: route [{}] from n{} ends at n{}, not n{}", r.where.str(), format_route(v), r.src, reached, r.dst));
+    rt.replace(r.src, r.dst, r.route);
+  }
+  DeadlockReport rep = check_deadlock(s.topo, rt);
+  if (!rep.acyclic && s.check_deadlock)
+    throw UserError(fmt::format("{}: routes can deadlock (set routing.check_deadlock: false to run them anyway)\n{}",
+                                s.where_routing.at.empty() ? s.file : s.where_routing.str(), rep.describe(s.topo)));
+  if (report) *report = rep;
+  return rt;
+}
+
+RunSpec scenario_run_spec(const Scenario& s) {
+  if (!s.programs.empty()) {
+    const NodeProgram& p = s.programs.front();
+    throw UserError(fmt::format("{}: this build cannot run {} on node {} yet: the NIC (LANai) and host models are not part of it. "
+                                "The scenario is otherwise valid; remove the nodes section to run it with test endpoints",
+                                p.where.str(), p.firmware.empty() ? "host application '" + p.host_app + "'" : "firmware '" + p.firmware + "'",
+                                p.node));
+  }
+  RunSpec spec;
+  auto topo = std::make_shared<Topology>(s.topo);
+  DeadlockReport rep;
+  auto rt = std::make_shared<RouteTable>(scenario_routes(s, &rep));
+  spec.topology = [topo](Network& net) { topo->populate(net); };
+  spec.routes = [rt](Network& net) {
+    const int n = rt->nodes();
+    std::vector<std::vector<std::vector<std::uint8_t>>> table(static_cast<std::size_t>(n), std::vector<std::vector<std::uint8_t>>(static_cast<std::size_t>(n)));
+    for (int a = 0; a < n; ++a) for (int b = 0; b < n; ++b) table[a][b] = rt->vec(a, b);
+    net.set_route_table(std::move(table));
+  };
+  spec.scenario_json = scenario_json(s);
+  spec.scenario_json["routing"] = {{"algorithm", s.routing}, {"root", s.topo.root_switch()}, {"explicit_routes", s.routes.size()},
+                                   {"deadlock_check", s.check_deadlock}, {"dependency_graph_acyclic", rep.acyclic},
+                                   {"channels", rep.channels}, {"dependencies", rep.dependencies}};
+  if (!rep.acyclic) spec.scenario_json["routing"]["dependency_cycle"] = rep.describe(s.topo);
+  return spec;
+}
+
+nlohmann::json scenario_json(const Scenario& s) {
+  nlohmann::json j;
+  j["name"] = s.name;
+  j["description"] = s.description;
+  j["file"] = s.file;
+  j["overrides"] = s.sets;
+  j["effective"] = yaml_to_json(s.doc);
+  if (!s.programs.empty()) {
+    j["programs"] = nlohmann::json::array();
+    for (const auto& p : s.programs)
+      j["programs"].push_back({{"node", p.node}, {"firmware", p.firmware}, {"host_app", p.host_app}, {"host_args", p.host_args}});
+  }
+  return j;
+}
+
+}  // namespace sanvp

@@ -1,0 +1,145 @@
+// `sanvp topo gen|check|show` and `sanvp routes`: generate, validate and inspect topologies and
+// their up*/down* routes. Both accept a topology file or a scenario file.
+#include <fmt/format.h>
+#include <fstream>
+#include <memory>
+
+#include "platform/cli/commands.hpp"
+#include "platform/core/error.hpp"
+#include "platform/topo/deadlock.hpp"
+#include "platform/topo/generators.hpp"
+#include "platform/topo/routing.hpp"
+#include "platform/topo/scenario.hpp"
+#include "platform/topo/topo_loader.hpp"
+
+namespace sanvp {
+namespace {
+
+// A topology file, or a scenario file (its topology, routing options and explicit routes).
+Scenario load_any(const std::string& file) {
+  YAML::Node root = YamlDoc::load_file(file);
+  ParamValues pv;
+  if (root.IsMap() && root["topology"]) return load_scenario(file, {}, pv);
+  Scenario s;
+  s.file = file;
+  s.topo = load_topology_file(file);
+  s.name = s.topo.name;
+  return s;
+}
+
+void write_out(const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") { fmt::print("{}", text); return; }
+  std::ofstream f(path);
+  if (!f) throw UserError(fmt::format("cannot create '{}'", path));
+  f << text;
+}
+
+struct TopoArgs {
+  std::string type, out, file, dot;
+  std::vector<std::string> kv;
+};
+
+const CommandRegistrar reg_topo{"topo", [](CLI::App& app) -> CommandRun {
+  auto a = std::make_shared<TopoArgs>();
+  auto* topo = app.add_subcommand("topo", "generate, check and inspect network topologies");
+  topo->require_subcommand(1);
+  auto* gen = topo->add_subcommand("gen", "generate a topology file");
+  gen->add_option("type", a->type, "single, star, tree, irregular, mesh, tdma-a, tdma-b")->required();
+  gen->add_option("args", a->kv, "generator arguments key=value (see --help)");
+  gen->add_option("-o,--output", a->out, "output file (default: standard output)");
+  gen->footer("generators and their arguments:\n" + generator_help());
+  auto* check = topo->add_subcommand("check", "validate a topology or scenario file, route it and check for deadlock");
+  check->add_option("file", a->file, "topology or scenario file")->required();
+  auto* show = topo->add_subcommand("show", "print a summary and port table; --dot writes Graphviz");
+  show->add_option("file", a->file, "topology or scenario file")->required();
+  show->add_option("--dot", a->dot, "write a Graphviz .dot file ('-' = standard output)");
+  return [a, gen, check, show]() -> int {
+    if (gen->parsed()) {
+      GenRequest r;
+      r.type = a->type;
+      r.where = Origin{"sanvp topo gen", "type"};
+      for (const auto& kv : a->kv) {
+        auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("sanvp topo gen: '{}' is not key=value", kv));
+        r.args[kv.substr(0, eq)] = GenArg{kv.substr(eq + 1), Origin{"sanvp topo gen", kv.substr(0, eq)}};
+      }
+      Topology t = generate_topology(r);
+      write_out(a->out, t.to_yaml());
+      if (!a->out.empty() && a->out != "-") fmt::print("{}written: {}\n", t.summary(), a->out);
+      return 0;
+    }
+    Scenario s = load_any(a->file);
+    if (check->parsed()) {
+      fmt::print("{}", s.topo.summary());
+      DeadlockReport rep;
+      Scenario relaxed = s;
+      relaxed.check_deadlock = false;
+      const RouteTable rt = scenario_routes(relaxed, &rep);
+      std::size_t longest = 0;
+      for (int x = 0; x < rt.nodes(); ++x) for (int y = 0; y < rt.nodes(); ++y) longest = std::max(longest, rt.at(x, y).size);
+      fmt::print("routes: {} ({} node pairs, {} route bytes, longest {} hops)\n", s.routing, rt.nodes() * (rt.nodes() - 1),
+                 rt.total_bytes(), longest);
+      fmt::print("{}", rep.describe(s.topo));
+      if (!rep.acyclic) return kExitUserError;
+      fmt::print("ok: {}\n", a->file);
+      return 0;
+    }
+    if (show->parsed()) {
+      fmt::print("{}", s.topo.summary());
+      const auto pm = s.topo.port_map();
+      const UpDownTree u = updown_tree(s.topo);
+      fmt::print("{:<8} {:>5}  ports (n<j> = node, sw<i>.p<k> = link; ^ = up towards the root)\n", "switch", "level");
+      for (std::size_t sw = 0; sw < pm.size(); ++sw) {
+        std::string line;
+        for (std::size_t p = 0; p < pm[sw].size(); ++p) {
+          const auto& e = pm[sw][p];
+          std::string what = e.kind == PortEnd::Node     ? fmt::format("n{}", e.id)
+                             : e.kind == PortEnd::Switch ? fmt::format("sw{}.p{}{}", e.id, e.remote_port, u.up(static_cast<int>(sw), e.id) ? "^" : "")
+                                                         : "-";
+          line += fmt::format(" {}:{}", p, what);
+        }
+        fmt::print("sw{:<6} {:>5} {}\n", sw, u.level[sw], line);
+      }
+      if (!a->dot.empty()) {
+        write_out(a->dot, s.topo.to_dot());
+        if (a->dot != "-") fmt::print("graphviz: {} (render: dot -Tpng {} -o topo.png)\n", a->dot, a->dot);
+      }
+      return 0;
+    }
+    return 0;
+  };
+}};
+
+struct RoutesArgs {
+  std::string file, algorithm;
+  bool no_check = false;
+};
+
+const CommandRegistrar reg_routes{"routes", [](CLI::App& app) -> CommandRun {
+  auto a = std::make_shared<RoutesArgs>();
+  auto* cmd = app.add_subcommand("routes", "print the source route of every node pair and check them for deadlock");
+  cmd->add_option("file", a->file, "topology or scenario file")->required();
+  cmd->add_option("--algorithm", a->algorithm, "up-down (default) or shortest (unrestricted, may deadlock)");
+  return [a]() -> int {
+    Scenario s = load_any(a->file);
+    if (!a->algorithm.empty()) {
+      if (a->algorithm != "up-down" && a->algorithm != "shortest")
+        throw UserError(fmt::format("--algorithm: unknown '{}' (up-down, shortest)", a->algorithm));
+      s.routing = a->algorithm;
+    }
+    s.check_deadlock = false;
+    DeadlockReport rep;
+    const RouteTable rt = scenario_routes(s, &rep);
+    const UpDownTree u = updown_tree(s.topo);
+    fmt::print("# {} routes of {} (root switch {}); bytes = output port at each switch\n", s.routing,
+               s.topo.name.empty() ? a->file : s.topo.name, u.root);
+    for (int x = 0; x < rt.nodes(); ++x)
+      for (int y = 0; y < rt.nodes(); ++y)
+        if (x != y) fmt::print("n{} -> n{}: {}\n", x, y, format_route(rt.at(x, y)));
+    fmt::print("{}", rep.describe(s.topo));
+    return rep.acyclic ? 0 : kExitUserError;
+  };
+}};
+
+}  // namespace
+}  // namespace sanvp

@@ -1,0 +1,196 @@
+#include "platform/topo/topo_loader.hpp"
+
+#include <fmt/format.h>
+
+#include "platform/core/error.hpp"
+#include "platform/core/params.hpp"
+#include "platform/topo/generators.hpp"
+
+namespace sanvp {
+
+namespace {
+
+Origin origin(const YamlDoc& doc, const YAML::Node& n, const std::string& path) { return Origin{doc.where(n), path}; }
+
+// Per-element parameter overrides: each key must name a parameter of one of `scopes`; stored by
+// bare name. Values are checked against the parameter's type here, so the error has a position.
+std::map<std::string, std::string> read_params(const YAML::Node& n, const YamlDoc& doc, const std::string& path,
+                                               std::initializer_list<const char*> scopes) {
+  std::map<std::string, std::string> out;
+  doc.require_map(n, path);
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    std::string key = it->first.Scalar();
+    std::string name = key;
+    const ParamSpec* spec = nullptr;
+    std::string list;
+    for (const char* sc : scopes) {
+      const std::string prefix = std::string(sc) + ".";
+      if (key.rfind(prefix, 0) == 0) name = key.substr(prefix.size());
+      if (!spec) spec = ParamCatalog::find(prefix + name);
+    }
+    if (!spec) {
+      for (const auto& p : ParamCatalog::sorted())
+        for (const char* sc : scopes) if (p.scope == sc) list += (list.empty() ? "" : ", ") + p.name;
+      doc.fail(it->first, path + "." + key, fmt::format("unknown parameter '{}' here (expected one of: {})", key, list));
+    }
+    const std::string value = doc.string(it->second, path + "." + key);
+    try {
+      validate_value(*spec, value, key);
+    } catch (const UserError& e) {
+      doc.fail(it->second, path + "." + key, fmt::format("bad value '{}' for {} ({})", value, spec->key(), e.what()));
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+// "S:P" or [S, P] or {switch: S, port: P}.
+std::pair<int, int> read_endpoint(const YAML::Node& n, const YamlDoc& doc, const std::string& path) {
+  if (n.IsSequence()) {
+    if (n.size() != 2) doc.fail(n, path, "expected [switch, port]");
+    return {static_cast<int>(doc.integer(n[0], path + "[0]")), static_cast<int>(doc.integer(n[1], path + "[1]"))};
+  }
+  if (n.IsMap()) {
+    doc.check_keys(n, path, {"switch", "port"});
+    if (!n["switch"] || !n["port"]) doc.fail(n, path, "needs both switch and port");
+    return {static_cast<int>(doc.integer(n["switch"], path + ".switch")), static_cast<int>(doc.integer(n["port"], path + ".port"))};
+  }
+  const std::string s = doc.string(n, path);
+  auto colon = s.find(':');
+  if (colon == std::string::npos) doc.fail(n, path, fmt::format("expected switch:port such as \"3:5\", got '{}'", s));
+  try {
+    std::size_t u1 = 0, u2 = 0;
+    const std::string a = s.substr(0, colon), b = s.substr(colon + 1);
+    int sw = std::stoi(a, &u1), port = std::stoi(b, &u2);
+    if (u1 == a.size() && u2 == b.size()) return {sw, port};
+  } catch (const std::exception&) {
+  }
+  doc.fail(n, path, fmt::format("expected switch:port such as \"3:5\", got '{}'", s));
+}
+
+}  // namespace
+
+Topology load_topology(const YAML::Node& map, const YamlDoc& doc, const std::string& path) {
+  const std::string P = path.empty() ? "" : path + ".";
+  doc.check_keys(map, path,
+                 {"name", "description", "root", "defaults", "switches", "nodes", "links", "generate"});
+  Topology t;
+  if (map["generate"]) {
+    for (const char* k : {"switches", "nodes", "links", "defaults"})
+      if (map[k]) doc.fail(map[k], P + k, "cannot be combined with generate (a generated topology has no explicit elements)");
+    const YAML::Node g = map["generate"];
+    doc.require_map(g, P + "generate");
+    if (!g["type"]) doc.fail(g, P + "generate", "missing key 'type' (single, star, tree, irregular, mesh, tdma-a, tdma-b)");
+    GenRequest req;
+    req.type = doc.string(g["type"], P + "generate.type");
+    req.where = origin(doc, g["type"], P + "generate.type");
+    for (auto it = g.begin(); it != g.end(); ++it) {
+      const std::string k = it->first.Scalar();
+      if (k == "type") continue;
+      req.args[k] = GenArg{doc.string(it->second, P + "generate." + k), origin(doc, it->first, P + "generate." + k)};
+    }
+    t = generate_topology(req);
+  } else {
+    int def_ports = 8;
+    if (map["defaults"]) {
+      doc.check_keys(map["defaults"], P + "defaults", {"ports"});
+      if (map["defaults"]["ports"]) def_ports = static_cast<int>(doc.integer(map["defaults"]["ports"], P + "defaults.ports"));
+    }
+    const YAML::Node sws = map["switches"];
+    if (!sws) doc.fail(map, path.empty() ? "topology" : path, "missing key 'switches' (or use 'generate')");
+    if (sws.IsScalar()) {
+      const auto n = doc.integer(sws, P + "switches");
+      if (n < 1 || n > 100000) doc.fail(sws, P + "switches", fmt::format("switch count {} out of range 1..100000", n));
+      for (int i = 0; i < n; ++i) {
+        TopoSwitch s;
+        s.id = i;
+        s.ports = def_ports;
+        s.where = s.where_ports = origin(doc, sws, fmt::format("{}switches[{}]", P, i));
+        t.switches.push_back(s);
+      }
+    } else {
+      doc.require_seq(sws, P + "switches");
+      for (std::size_t i = 0; i < sws.size(); ++i) {
+        const YAML::Node e = sws[i];
+        const std::string ep = fmt::format("{}switches[{}]", P, i);
+        doc.check_keys(e, ep, {"id", "ports", "params"});
+        TopoSwitch s;
+        s.where = origin(doc, e, ep);
+        s.id = e["id"] ? static_cast<int>(doc.integer(e["id"], ep + ".id")) : static_cast<int>(i);
+        if (e["id"]) s.where = origin(doc, e["id"], ep + ".id");
+        s.ports = e["ports"] ? static_cast<int>(doc.integer(e["ports"], ep + ".ports")) : def_ports;
+        s.where_ports = e["ports"] ? origin(doc, e["ports"], ep + ".ports") : s.where;
+        if (e["params"]) s.params = read_params(e["params"], doc, ep + ".params", {"switch", "fc"});
+        t.switches.push_back(s);
+      }
+    }
+    if (const YAML::Node ns = map["nodes"]) {
+      doc.require_seq(ns, P + "nodes");
+      for (std::size_t i = 0; i < ns.size(); ++i) {
+        const YAML::Node e = ns[i];
+        const std::string ep = fmt::format("{}nodes[{}]", P, i);
+        TopoNode n;
+        n.where = origin(doc, e, ep);
+        if (e.IsScalar()) {  // shorthand "S:P"
+          auto [sw, port] = read_endpoint(e, doc, ep);
+          n.id = static_cast<int>(i);
+          n.sw = sw;
+          n.port = port;
+          n.where_sw = n.where_port = n.where;
+        } else {
+          doc.check_keys(e, ep, {"id", "switch", "port", "params"});
+          if (!e["switch"]) doc.fail(e, ep, "missing key 'switch'");
+          if (!e["port"]) doc.fail(e, ep, "missing key 'port'");
+          n.id = e["id"] ? static_cast<int>(doc.integer(e["id"], ep + ".id")) : static_cast<int>(i);
+          if (e["id"]) n.where = origin(doc, e["id"], ep + ".id");
+          n.sw = static_cast<int>(doc.integer(e["switch"], ep + ".switch"));
+          n.port = static_cast<int>(doc.integer(e["port"], ep + ".port"));
+          n.where_sw = origin(doc, e["switch"], ep + ".switch");
+          n.where_port = origin(doc, e["port"], ep + ".port");
+          if (e["params"]) n.params = read_params(e["params"], doc, ep + ".params", {"link"});
+        }
+        t.nodes.push_back(n);
+      }
+    }
+    if (const YAML::Node ls = map["links"]) {
+      doc.require_seq(ls, P + "links");
+      for (std::size_t i = 0; i < ls.size(); ++i) {
+        const YAML::Node e = ls[i];
+        const std::string ep = fmt::format("{}links[{}]", P, i);
+        doc.check_keys(e, ep, {"a", "b", "params"});
+        if (!e["a"]) doc.fail(e, ep, "missing key 'a' (switch:port)");
+        if (!e["b"]) doc.fail(e, ep, "missing key 'b' (switch:port)");
+        TopoLink l;
+        l.where = origin(doc, e, ep);
+        std::tie(l.sw_a, l.port_a) = read_endpoint(e["a"], doc, ep + ".a");
+        std::tie(l.sw_b, l.port_b) = read_endpoint(e["b"], doc, ep + ".b");
+        l.where_a = origin(doc, e["a"], ep + ".a");
+        l.where_b = origin(doc, e["b"], ep + ".b");
+        if (e["params"]) l.params = read_params(e["params"], doc, ep + ".params", {"link"});
+        t.links.push_back(l);
+      }
+      t.where_links = origin(doc, ls, P + "links");
+    } else {
+      t.where_links = origin(doc, map, path.empty() ? "topology" : path);
+    }
+    t.validate();
+  }
+  if (map["name"]) t.name = doc.string(map["name"], P + "name");
+  if (map["description"]) t.description = doc.string(map["description"], P + "description");
+  if (map["root"]) {
+    t.root = static_cast<int>(doc.integer(map["root"], P + "root"));
+    t.where_root = origin(doc, map["root"], P + "root");
+    if (t.root < 0 || t.root >= static_cast<int>(t.switches.size()))
+      doc.fail(map["root"], P + "root", fmt::format("root switch {} does not exist (switches are 0..{})", t.root, t.switches.size() - 1));
+  }
+  return t;
+}
+
+Topology load_topology_file(const std::string& file) {
+  YAML::Node root = YamlDoc::load_file(file);
+  YamlDoc doc(file);
+  if (!root.IsMap()) doc.fail(root, "topology", "a topology file is a map with switches/nodes/links or generate");
+  return load_topology(root, doc, "");
+}
+
+}  // namespace sanvp

@@ -1,0 +1,159 @@
+#include "platform/topo/yaml_util.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "platform/core/error.hpp"
+#include "platform/core/params.hpp"
+
+namespace sanvp {
+
+namespace {
+const char* kind(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Scalar: return "a scalar";
+    default: return "an undefined value";
+  }
+}
+}  // namespace
+
+YAML::Node YamlDoc::load_file(const std::string& file) {
+  try {
+    return YAML::LoadFile(file);
+  } catch (const YAML::BadFile&) {
+    throw UserError(fmt::format("{}: cannot open file", file));
+  } catch (const YAML::ParserException& e) {
+    throw UserError(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+}
+
+YAML::Node YamlDoc::load_string(const std::string& text, const std::string& name) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw UserError(fmt::format("{}:{}:{}: YAML syntax error: {}", name, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+}
+
+std::string YamlDoc::where(const YAML::Node& n) const {
+  if (!n.IsDefined()) return file_;
+  const YAML::Mark m = n.Mark();
+  if (m.is_null()) return unplaced_.empty() ? file_ : unplaced_;
+  return fmt::format("{}:{}:{}", file_, m.line + 1, m.column + 1);
+}
+
+void YamlDoc::fail(const YAML::Node& n, const std::string& key, const std::string& msg) const {
+  throw UserError(fmt::format("{}: {}: {}", where(n), key, msg));
+}
+
+void YamlDoc::require_map(const YAML::Node& n, const std::string& path) const {
+  if (!n.IsMap()) fail(n, path, fmt::format("expected a map (key: value lines), got {}", kind(n)));
+}
+
+void YamlDoc::require_seq(const YAML::Node& n, const std::string& path) const {
+  if (!n.IsSequence()) fail(n, path, fmt::format("expected a list, got {}", kind(n)));
+}
+
+void YamlDoc::check_keys(const YAML::Node& map, const std::string& path, std::initializer_list<const char*> allowed) const {
+  require_map(map, path);
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    bool ok = false;
+    for (const char* a : allowed) ok = ok || k == a;
+    if (ok) continue;
+    std::string list;
+    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    fail(it->first, path.empty() ? k : path + "." + k, fmt::format("unknown key '{}' (expected one of: {})", k, list));
+  }
+}
+
+std::string YamlDoc::string(const YAML::Node& n, const std::string& path) const {
+  if (!n.IsScalar()) fail(n, path, fmt::format("expected a value, got {}", kind(n)));
+  return n.Scalar();
+}
+
+std::int64_t YamlDoc::integer(const YAML::Node& n, const std::string& path) const {
+  const std::string s = string(n, path);
+  try {
+    std::size_t used = 0;
+    long long v = std::stoll(s, &used, 10);
+    if (used == s.size()) return v;
+  } catch (const std::exception&) {
+  }
+  fail(n, path, fmt::format("expected an integer, got '{}'", s));
+}
+
+double YamlDoc::real(const YAML::Node& n, const std::string& path) const {
+  const std::string s = string(n, path);
+  try {
+    std::size_t used = 0;
+    double v = std::stod(s, &used);
+    if (used == s.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  fail(n, path, fmt::format("expected a number, got '{}'", s));
+}
+
+bool YamlDoc::boolean(const YAML::Node& n, const std::string& path) const {
+  const std::string s = string(n, path);
+  if (s == "true" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "no" || s == "off") return false;
+  fail(n, path, fmt::format("expected true or false, got '{}'", s));
+}
+
+Time YamlDoc::time(const YAML::Node& n, const std::string& path) const {
+  const std::string s = string(n, path);
+  try {
+    return parse_time(s, path);
+  } catch (const UserError&) {
+    fail(n, path, fmt::format("expected a time such as 10us or 6.25ns, got '{}'", s));
+  }
+}
+
+std::string yaml_text(const YAML::Node& n) {
+  if (n.IsScalar()) return n.Scalar();
+  YAML::Emitter e;
+  e << YAML::Flow << n;
+  return e.c_str();
+}
+
+nlohmann::json yaml_to_json(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: {
+      nlohmann::json j = nlohmann::json::object();
+      for (auto it = n.begin(); it != n.end(); ++it) j[it->first.Scalar()] = yaml_to_json(it->second);
+      return j;
+    }
+    case YAML::NodeType::Sequence: {
+      nlohmann::json j = nlohmann::json::array();
+      for (const auto& e : n) j.push_back(yaml_to_json(e));
+      return j;
+    }
+    case YAML::NodeType::Scalar: {
+      const std::string& s = n.Scalar();
+      if (n.Tag() == "!") return s;  // quoted in the file: keep as text
+      try {
+        std::size_t used = 0;
+        long long v = std::stoll(s, &used, 10);
+        if (used == s.size()) return v;
+      } catch (const std::exception&) {
+      }
+      try {
+        std::size_t used = 0;
+        double v = std::stod(s, &used);
+        if (used == s.size() && std::isfinite(v)) return v;
+      } catch (const std::exception&) {
+      }
+      if (s == "true") return true;
+      if (s == "false") return false;
+      return s;
+    }
+    default: return nullptr;
+  }
+}
+
+}  // namespace sanvp

@@ -1,0 +1,125 @@
+// up*/down* routes on random irregular networks: legal, shortest among legal routes, and
+// deadlock-free by the channel dependency graph; a hand-made cyclic route set is caught.
+#include <catch2/catch.hpp>
+#include <deque>
+#include <fmt/format.h>
+
+#include "platform/core/rng.hpp"
+#include "platform/topo/deadlock.hpp"
+#include "platform/topo/routing.hpp"
+#include "tb/topo/topo_test_util.hpp"
+
+using namespace sanvp;
+using namespace sanvp::test;
+
+namespace {
+// Hops from every switch to every switch using up links only (independent of the router).
+std::vector<std::vector<int>> up_distances(const Topology& t, const UpDownTree& u) {
+  const auto pm = t.port_map();
+  const std::size_t q = t.switches.size();
+  std::vector<std::vector<int>> d(q, std::vector<int>(q, -1));
+  for (std::size_t s = 0; s < q; ++s) {
+    std::deque<int> dq{static_cast<int>(s)};
+    d[s][s] = 0;
+    while (!dq.empty()) {
+      int x = dq.front();
+      dq.pop_front();
+      for (const auto& e : pm[x])
+        if (e.kind == PortEnd::Switch && u.up(x, e.id) && d[s][e.id] < 0) { d[s][e.id] = d[s][x] + 1; dq.push_back(e.id); }
+    }
+  }
+  return d;
+}
+}  // namespace
+
+TEST_CASE("up*/down* on 100 random irregular networks: legal, shortest legal, acyclic") {
+  Rng pick(2026, "test.networks");
+  for (int i = 0; i < 100; ++i) {
+    const int q = 4 + static_cast<int>(pick.below(40));
+    const int p = q + static_cast<int>(pick.below(static_cast<std::uint64_t>(2 * q)));
+    const int k = 8;
+    // The smallest feasible f for this (q, p), plus a random margin.
+    const double fmin = static_cast<double>(p + 2 * (q - 1)) / (k * q);
+    const double fmax = std::min(1.0, static_cast<double>(p + q * (q - 1)) / (k * q));  // no parallel links
+    const double f = fmin + pick.uniform01() * (fmax - fmin);
+    INFO(fmt::format("network {}: q={} p={} f={}", i, q, p, f));
+    Topology t = gen("irregular", {{"switches", std::to_string(q)}, {"nodes", std::to_string(p)}, {"f", fmt::format("{}", f)},
+                                   {"seed", std::to_string(i + 1)}});
+    const RouteTable rt = updown_routes(t);
+    const UpDownTree u = updown_tree(t);
+    const auto updist = up_distances(t, u);
+    const auto pm = t.port_map();
+    for (int s = 0; s < p; ++s)
+      for (int d = 0; d < p; ++d) {
+        if (s == d) continue;
+        const auto r = rt.at(s, d);
+        // Legal: walk it; once a hop goes down, no hop may go up; it ends at d.
+        int sw = t.nodes[s].sw;
+        bool down = false;
+        for (std::size_t h = 0; h + 1 < r.size; ++h) {
+          const auto& e = pm[sw][r[h]];
+          REQUIRE(e.kind == PortEnd::Switch);
+          const bool up = u.up(sw, e.id);
+          REQUIRE_FALSE((down && up));
+          down = down || !up;
+          sw = e.id;
+        }
+        REQUIRE(pm[sw][r[r.size - 1]].kind == PortEnd::Node);
+        REQUIRE(pm[sw][r[r.size - 1]].id == d);
+        // Shortest legal: up from S to some m, then down from m to D (= up from D to m).
+        int best = 1 << 30;
+        for (std::size_t m = 0; m < t.switches.size(); ++m) {
+          const int a = updist[t.nodes[s].sw][m], b = updist[t.nodes[d].sw][m];
+          if (a >= 0 && b >= 0) best = std::min(best, a + b);
+        }
+        REQUIRE(static_cast<int>(r.size) - 1 == best);
+      }
+    const DeadlockReport rep = check_deadlock(t, rt);
+    REQUIRE(rep.acyclic);
+    REQUIRE(rep.cycle.empty());
+  }
+}
+
+TEST_CASE("a hand-made cyclic route set is caught and its cycle printed") {
+  // Ring of 4 switches, node i on port 0 of switch i; port 1 goes clockwise to port 2 of the next.
+  Topology t = load_text(R"(
+switches: 4
+nodes: ["0:0", "1:0", "2:0", "3:0"]
+links:
+  - {a: "0:1", b: "1:2"}
+  - {a: "1:1", b: "2:2"}
+  - {a: "2:1", b: "3:2"}
+  - {a: "3:1", b: "0:2"}
+)");
+  RouteTable rt = updown_routes(t);
+  REQUIRE(check_deadlock(t, rt).acyclic);
+  // Every node sends two switches clockwise: n_i -> n_{i+2} through sw_{i+1}.
+  for (int i = 0; i < 4; ++i) rt.replace(i, (i + 2) % 4, {1, 1, 0});
+  const DeadlockReport rep = check_deadlock(t, rt);
+  REQUIRE_FALSE(rep.acyclic);
+  REQUIRE(rep.cycle.size() == 4);
+  for (std::size_t k = 0; k < rep.cycle.size(); ++k) {
+    const auto& e = rep.cycle[k];
+    REQUIRE(e.from_port == 1);
+    REQUIRE(e.to_port == 1);
+    REQUIRE(e.to_sw == (e.from_sw + 1) % 4);
+    REQUIRE(rep.cycle[(k + 1) % 4].from_sw == e.to_sw);  // a closed chain
+    REQUIRE(e.dst == (e.src + 2) % 4);
+  }
+  const std::string text = rep.describe(t);
+  REQUIRE_THAT(text, Catch::Contains("has a cycle of 4 channels"));
+  REQUIRE_THAT(text, Catch::Contains("sw0.p1->sw1"));
+  REQUIRE_THAT(text, Catch::Contains("sw3.p1->sw0"));
+  // The unrestricted shortest-path router also builds a cycle on this ring.
+  REQUIRE_FALSE(check_deadlock(t, shortest_routes(t)).acyclic);
+}
+
+TEST_CASE("a route that leaves the network or ends elsewhere is rejected by the checker") {
+  Topology t = gen("tdma-a", {});
+  RouteTable rt = updown_routes(t);
+  REQUIRE(rt.vec(0, 2) == std::vector<std::uint8_t>{2, 0});
+  rt.replace(0, 2, {3, 0});
+  REQUIRE_THAT(error_of([&] { check_deadlock(t, rt); }), Catch::Contains("route n0->n2 [3 0]: hop 0 leaves switch 0 through unconnected port 3"));
+  rt.replace(0, 2, {2, 1});
+  REQUIRE_THAT(error_of([&] { check_deadlock(t, rt); }), Catch::Contains("ends at node n3, not n2"));
+}
