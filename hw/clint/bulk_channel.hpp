@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "hw/clint/arbiter.hpp"
+#include "hw/clint/quick_channel.hpp"  // declares the clint_quick.* link parameters
 #include "hw/clint/stats.hpp"
 #include "hw/clint/traffic.hpp"
 #include "platform/core/params.hpp"
@@ -51,9 +52,6 @@ struct BulkConfig {
       {"clint_bulk", "timeout", ParamType::Time, "ns", "16.688us", "loss detection: transfer start to retransmission (end of the ack slot)"},
       {"clint_bulk", "host_recv_time", ParamType::Time, "ns", "0ns", "host holds a receive buffer this long before RecvCmplReg"},
       {"clint_bulk", "error_rate", ParamType::Real, "", "0", "probability that a breq arrives with a CRC error"},
-      {"clint_quick", "byte_time", ParamType::Time, "ns", "15.152ns", "quick link byte time (0.528 Gbit/s data)"},
-      {"clint_quick", "switch_latency", ParamType::Time, "ns", "90ns", "pipelined quick crossbar latency (6 stages)"},
-      {"clint_quick", "wire_delay", ParamType::Time, "ns", "25ns", "quick link propagation delay (5 m)"},
   }};
   Time byte_time = 4 * kNs;
   int breq_bytes = 2086;

@@ -89,7 +89,7 @@ TEST_CASE("maxsize finds the perfect matching a greedy choice would miss", "[arb
   REQUIRE(sizes == std::vector<int>{1, 2, 2, 2});
 }
 
-TEST_CASE("LCF starvation bound N*N holds under the adversarial pattern; pure LCF starves", "[arbiter][starvation]") {
+TEST_CASE("LCF starvation bound N*N holds under the adversarial pattern, pure LCF starves", "[arbiter][starvation]") {
   for (int n : {4, 8, 16}) {
     const long bound = static_cast<long>(n) * n;
     const RequestMatrix m = adversarial(n);
