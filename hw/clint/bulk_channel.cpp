@@ -1,0 +1,275 @@
+#include "hw/clint/bulk_channel.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp::clint {
+
+BulkConfig BulkConfig::from(ParamValues& pv) {
+  BulkConfig c;
+  c.byte_time = pv.time("", "clint_bulk", "byte_time");
+  c.breq_bytes = static_cast<int>(pv.integer("", "clint_bulk", "breq_bytes"));
+  c.guard = pv.time("", "clint_bulk", "guard");
+  c.arb_lead = pv.time("", "clint_bulk", "arb_lead");
+  c.switch_latency = pv.time("", "clint_bulk", "switch_latency");
+  c.wire_delay = pv.time("", "clint_bulk", "wire_delay");
+  c.send_buffers = static_cast<int>(pv.integer("", "clint_bulk", "send_buffers"));
+  c.recv_buffers = static_cast<int>(pv.integer("", "clint_bulk", "recv_buffers"));
+  c.per_target_max = static_cast<int>(pv.integer("", "clint_bulk", "per_target_max"));
+  c.timeout = pv.time("", "clint_bulk", "timeout");
+  c.host_recv_time = pv.time("", "clint_bulk", "host_recv_time");
+  c.error_rate = pv.real("", "clint_bulk", "error_rate");
+  c.q_byte_time = pv.time("", "clint_quick", "byte_time");
+  c.q_switch_latency = pv.time("", "clint_quick", "switch_latency");
+  c.q_wire_delay = pv.time("", "clint_quick", "wire_delay");
+  c.validate();
+  return c;
+}
+
+void BulkConfig::validate() const {
+  if (breq_bytes < 1 || byte_time == 0) throw UserError("clint_bulk: breq_bytes and byte_time must be positive");
+  if (send_buffers < 1 || recv_buffers < 1 || per_target_max < 1)
+    throw UserError("clint_bulk: send_buffers, recv_buffers and per_target_max must be >= 1");
+  if (arb_lead > slot())
+    throw UserError(fmt::format("clint_bulk.arb_lead: {} exceeds the bulk slot {}", format_time(arb_lead), format_time(slot())));
+  if (arb_lead < cfg_gnt_transit())
+    throw UserError(fmt::format("clint_bulk.arb_lead: {} is shorter than the cfg + gnt transit {} on the quick channel",
+                                format_time(arb_lead), format_time(cfg_gnt_transit())));
+  if (timeout < slot())
+    throw UserError(fmt::format("clint_bulk.timeout: {} is shorter than one bulk slot {}", format_time(timeout), format_time(slot())));
+  if (error_rate < 0.0 || error_rate > 1.0) throw UserError("clint_bulk.error_rate: outside [0, 1]");
+}
+
+BulkChannel::BulkChannel(sc_core::sc_module_name nm, const BulkConfig& cfg, const TrafficConfig& traffic, int hosts,
+                         std::unique_ptr<BulkArbiter> arbiter, std::uint64_t seed, Time warmup)
+    : sc_core::sc_module(nm), cfg_(cfg), hosts_(hosts), arbiter_(std::move(arbiter)),
+      err_rng_(seed, std::string(name()) + ".crc"), warmup_(warmup) {
+  cfg_.validate();
+  if (!arbiter_ || arbiter_->size() != hosts) throw UserError("clint: arbiter size must equal the number of hosts");
+  nodes_.resize(static_cast<std::size_t>(hosts));
+  for (int h = 0; h < hosts; ++h) {
+    Node& n = nodes_[static_cast<std::size_t>(h)];
+    n.per_target.assign(static_cast<std::size_t>(hosts), 0);
+    n.expected_seq.assign(static_cast<std::size_t>(hosts), 0);
+    n.enable.assign(static_cast<std::size_t>(hosts), 1);
+    n.corrupt.assign(static_cast<std::size_t>(hosts), 0);
+    n.manual_seq.assign(static_cast<std::size_t>(hosts), 0);
+    n.recv_free = cfg_.recv_buffers;
+    n.gen = std::make_unique<TrafficGen>(traffic, h, hosts, cfg_.slot(), seed, "bulk");
+  }
+  Tracer& tr = Tracer::global();
+  tr_slot_ = tr.declare(name(), "slot", 32);
+  tr_matched_ = tr.declare(name(), "matched", 8);
+  for (int h = 0; h < hosts; ++h) tr_grant_.push_back(tr.declare(fmt::format("{}.sched", name()), fmt::format("gnt{}", h), 8));
+  SC_HAS_PROCESS(BulkChannel);
+  SC_THREAD(run);
+}
+
+void BulkChannel::set_enable(int target, int initiator, bool enabled) {
+  nodes_.at(static_cast<std::size_t>(target)).enable.at(static_cast<std::size_t>(initiator)) = enabled;
+}
+
+void BulkChannel::corrupt_next(int src, int dst, int count) {
+  nodes_.at(static_cast<std::size_t>(src)).corrupt.at(static_cast<std::size_t>(dst)) += count;
+}
+
+void BulkChannel::inject(int src, int dst, Time born) {
+  Node& n = nodes_.at(static_cast<std::size_t>(src));
+  Packet p;
+  p.src = src;
+  p.dst = dst;
+  p.born = born;
+  p.id = (static_cast<std::uint64_t>(src) << 40) | stats_.generated;
+  p.seq = n.manual_seq.at(static_cast<std::size_t>(dst))++;
+  n.packet_queue.push_back(p);
+  ++stats_.generated;
+}
+
+std::uint64_t BulkChannel::backlog() const {
+  std::uint64_t b = 0;
+  for (const auto& n : nodes_) b += n.packet_queue.size() + n.send.size();
+  return b;
+}
+
+void BulkChannel::release_recv(Node& n, Time now) {
+  while (!n.recv_release.empty() && n.recv_release.front() <= now) {  // RecvCmplReg -> free list
+    n.recv_release.pop_front();
+    ++n.recv_free;
+  }
+}
+
+void BulkChannel::refill(Node& n, Time now) {
+  if (!manual_) {
+    std::size_t before = n.packet_queue.size();
+    n.gen->generate_until(now + 1, n.packet_queue);
+    stats_.generated += n.packet_queue.size() - before;
+  }
+  // Prefetch: SendReg names the target, so the NIC can skip targets at their cap.
+  for (auto it = n.packet_queue.begin();
+       it != n.packet_queue.end() && static_cast<int>(n.send.size()) < cfg_.send_buffers;) {
+    if (it->born > now) break;
+    int& cnt = n.per_target[static_cast<std::size_t>(it->dst)];
+    if (cnt < cfg_.per_target_max) {
+      ++cnt;
+      SendBuf b;
+      b.pkt = *it;
+      n.send.push_back(b);
+      it = n.packet_queue.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void BulkChannel::expire_timeouts(Time now) {
+  for (auto& n : nodes_)
+    for (auto& b : n.send)
+      if (b.in_flight && b.retry_at <= now) {
+        ++stats_.timeouts;
+        for (auto& o : n.send)  // go back N: this packet and the later ones of the pair
+          if (o.in_flight && o.pkt.dst == b.pkt.dst && o.pkt.seq >= b.pkt.seq) { o.in_flight = false; o.tx_id = 0; }
+      }
+}
+
+RequestMatrix BulkChannel::snapshot(Time now) {
+  RequestMatrix m(hosts_);
+  for (int i = 0; i < hosts_; ++i) {
+    Node& n = nodes_[static_cast<std::size_t>(i)];
+    release_recv(n, now);
+    refill(n, now);
+    for (const auto& b : n.send)
+      if (!b.in_flight && nodes_[static_cast<std::size_t>(b.pkt.dst)].enable[static_cast<std::size_t>(i)])
+        m.set(i, b.pkt.dst);
+  }
+  return m;
+}
+
+void BulkChannel::start_transfers(const Grants& g, Time start) {
+  std::uint64_t tgt_busy = 0;
+  int matched = 0;
+  for (int i = 0; i < hosts_; ++i) {
+    int t = g[static_cast<std::size_t>(i)];
+    Tracer::global().change(tr_grant_[static_cast<std::size_t>(i)], start, static_cast<std::uint64_t>(t + 1));
+    if (t < 0) continue;
+    if (tgt_busy & (std::uint64_t{1} << t)) ++stats_.bulk_collisions;  // two breqs on one output
+    tgt_busy |= std::uint64_t{1} << t;
+    ++matched;
+    Node& n = nodes_[static_cast<std::size_t>(i)];
+    // The earliest waiting packet of the pair: sequence order on the wire.
+    SendBuf* pick = nullptr;
+    for (auto& b : n.send)
+      if (!b.in_flight && b.pkt.dst == t && (!pick || b.pkt.seq < pick->pkt.seq)) pick = &b;
+    if (!pick) throw SimError(fmt::format("clint: initiator {} granted target {} without a waiting packet", i, t));
+    if (pick->last_start) ++stats_.retransmissions;
+    pick->in_flight = true;
+    pick->tx_id = ++tx_serial_;
+    pick->retry_at = start + cfg_.timeout;
+    pick->last_start = start;
+    ++stats_.transmissions;
+    bool crc_ok = true;
+    if (n.corrupt[static_cast<std::size_t>(t)] > 0) { --n.corrupt[static_cast<std::size_t>(t)]; crc_ok = false; }
+    else if (cfg_.error_rate > 0 && err_rng_.uniform01() < cfg_.error_rate) crc_ok = false;
+    on_switch_.push_back(Transfer{i, t, pick->pkt, pick->tx_id, crc_ok});
+  }
+  stats_.matched += static_cast<std::uint64_t>(matched);
+  Tracer::global().change(tr_matched_, start, static_cast<std::uint64_t>(matched));
+}
+
+std::vector<BulkChannel::Response> BulkChannel::finish_transfers(Time end) {
+  std::vector<Response> out;
+  std::uint64_t ini_busy = 0;
+  for (const auto& x : on_switch_) {
+    Node& tn = nodes_[static_cast<std::size_t>(x.dst)];
+    release_recv(tn, end);
+    if (!x.crc_ok) { ++stats_.crc_errors; continue; }  // no back: it might reach the wrong initiator
+    // back travels the inverted schedule: target port x.dst -> initiator port x.src.
+    if (ini_busy & (std::uint64_t{1} << x.src)) ++stats_.bulk_collisions;
+    ini_busy |= std::uint64_t{1} << x.src;
+    std::uint64_t& exp = tn.expected_seq[static_cast<std::size_t>(x.src)];
+    Response r{x.src, x.dst, x.tx_id, false, x.pkt};
+    if (x.pkt.seq < exp) {
+      ++stats_.duplicates;
+      r.ack = true;
+    } else if (x.pkt.seq > exp || tn.recv_free == 0) {
+      ++stats_.nacks;
+    } else {
+      --tn.recv_free;
+      tn.recv_release.push_back(end + cfg_.host_recv_time);
+      ++exp;
+      ++stats_.delivered;
+      if (on_deliver) on_deliver(x.pkt, end);
+      r.ack = true;
+    }
+    out.push_back(r);
+  }
+  on_switch_.clear();
+  return out;
+}
+
+void BulkChannel::deliver_responses(const std::vector<Response>& rs, Time at) {
+  for (const auto& r : rs) {
+    Node& n = nodes_[static_cast<std::size_t>(r.initiator)];
+    auto it = std::find_if(n.send.begin(), n.send.end(), [&](const SendBuf& b) { return b.in_flight && b.tx_id == r.tx_id; });
+    if (it == n.send.end()) continue;  // stale: the attempt was already given up
+    if (r.ack) {
+      // SendCmplQueue entry; the host returns the buffer to its free list.
+      ++stats_.completed;
+      if (it->pkt.born >= warmup_) stats_.add_latency(it->last_start - it->pkt.born);
+      if (on_complete) on_complete(it->pkt, at);
+      --n.per_target[static_cast<std::size_t>(it->pkt.dst)];
+      n.send.erase(it);
+    } else {
+      const int dst = it->pkt.dst;
+      const std::uint64_t seq = it->pkt.seq;
+      for (auto& o : n.send)
+        if (o.in_flight && o.pkt.dst == dst && o.pkt.seq >= seq) { o.in_flight = false; o.tx_id = 0; }
+    }
+  }
+}
+
+void BulkChannel::run() {
+  const Time T = cfg_.slot();
+  auto wait_until = [](Time t) {
+    const Time now = static_cast<Time>(sc_core::sc_time_stamp().value());
+    if (t > now) sc_core::wait(sc_core::sc_time::from_value(t - now));
+  };
+  Grants next(static_cast<std::size_t>(hosts_), -1);
+  struct Pending { Time at; std::vector<Response> rs; };
+  std::deque<Pending> pending;
+  for (slot_ = 0;; ++slot_) {
+    const Time t0 = slot_ * T;
+    wait_until(t0);
+    Tracer::global().change(tr_slot_, t0, slot_);
+    ++stats_.slots;
+    // Tails of the previous slot's breqs reach the targets; their backs leave right away.
+    if (!on_switch_.empty()) {
+      const Time end = t0 - T + cfg_.guard + cfg_.breq_time() + 2 * cfg_.wire_delay + cfg_.switch_latency;
+      pending.push_back(Pending{end + cfg_.back_transit(), finish_transfers(end)});
+    }
+    // Transfer stage of the grants computed in the previous slot.
+    start_transfers(next, t0 + cfg_.guard);
+    // Arbitration stage: cfg snapshot, schedule, gnt.
+    const Time snap = t0 + T - cfg_.arb_lead;
+    wait_until(snap);
+    while (!pending.empty() && pending.front().at <= snap) {
+      deliver_responses(pending.front().rs, pending.front().at);
+      pending.pop_front();
+    }
+    expire_timeouts(snap);
+    RequestMatrix m = snapshot(snap);
+    next = arbiter_->arbitrate(m);
+    for (int i = 0; i < hosts_; ++i) {
+      // gnt doubles as node-id assignment: the id is the port the gnt left from.
+      nodes_[static_cast<std::size_t>(i)].node_id = i;
+      int t = next[static_cast<std::size_t>(i)];
+      if (t >= 0 && !nodes_[static_cast<std::size_t>(t)].enable[static_cast<std::size_t>(i)])
+        throw SimError(fmt::format("clint: slot {}: disabled initiator {} granted target {}", slot_, i, t));
+    }
+    std::string err = check_matching(m, next);
+    if (!err.empty()) throw SimError(fmt::format("clint: slot {}: {} grants are not a matching: {}", slot_, arbiter_->name(), err));
+  }
+}
+
+}  // namespace sanvp::clint

@@ -1,0 +1,49 @@
+// Clint experiments of the paper's section 4: latency against load for the bulk architectures
+// B1-B4 and the quick architectures Q1-Q2, 16 hosts, 10^7 cycles of 4 ns. Every point of a
+// sweep is an independent channel module; all of them elaborate together and run in one
+// SystemC kernel (which cannot be restarted), so a whole sweep is one process.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "platform/core/params.hpp"
+
+namespace sanvp::clint {
+
+struct ExperimentParams {
+  static inline const ParamRegistrar params{{
+      {"clint", "hosts", ParamType::Int, "", "16", "hosts on the Clint switches"},
+      {"clint", "cycle", ParamType::Time, "ns", "4ns", "simulation cycle (bulk byte time); run length = cycles * cycle"},
+      {"clint", "cycles", ParamType::Int, "", "10000000", "run length in cycles"},
+      {"clint", "warmup", ParamType::Real, "", "0.05", "fraction of the run whose packets are not counted"},
+  }};
+};
+
+struct ExperimentPoint {
+  std::string arch;  // B1, B2, B3, B4, Q1, Q2
+  double load = 0.5;
+  bool bursty = false;
+};
+
+struct ExperimentSetup {
+  int hosts = 16;
+  Time cycle = 4 * kNs;
+  std::uint64_t cycles = 10000000;
+  double warmup = 0.05;
+  std::uint64_t seed = 1;
+  std::string vcd;  // waves of the scheduled bulk channel(s)
+};
+
+// Reads clint.hosts/cycle/cycles/warmup from `pv` (flags already folded into it).
+ExperimentSetup experiment_setup(ParamValues& pv, std::uint64_t seed);
+bool known_arch(const std::string& arch);
+
+// Runs every point in one simulation; returns one JSON object per point (arch, load, bursty,
+// mean/max latency in us, accepted throughput, saturated flag, all counters). The JSON holds no
+// wall-clock figure (same inputs, byte-identical report); the wall time goes to `wall_s`.
+nlohmann::json run_experiment(ParamValues& pv, const ExperimentSetup& setup, const std::vector<ExperimentPoint>& points,
+                              double* wall_s = nullptr);
+
+}  // namespace sanvp::clint
