@@ -1,0 +1,117 @@
+#include "platform/barrier/btin_tree.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp::barrier {
+
+BfsTree bfs_tree(const SwitchGraph& g, int root) {
+  const auto n = static_cast<std::size_t>(g.switches());
+  BfsTree t;
+  t.root = root;
+  t.depth.assign(n, -1);
+  t.parent.assign(n, -1);
+  t.up_port.assign(n, -1);
+  t.down_port.assign(n, -1);
+  t.depth[static_cast<std::size_t>(root)] = 0;
+  std::vector<int> level{root};
+  for (int d = 0; !level.empty(); ++d) {
+    std::vector<int> next;
+    for (int s : level) {  // ascending id
+      for (const auto& l : g.links(s)) {  // ascending port
+        const auto p = static_cast<std::size_t>(l.peer);
+        if (t.depth[p] >= 0) continue;
+        t.depth[p] = d + 1;
+        t.parent[p] = s;
+        t.down_port[p] = l.port;
+        t.up_port[p] = l.peer_port;
+        next.push_back(l.peer);
+      }
+    }
+    std::sort(next.begin(), next.end());
+    level = std::move(next);
+  }
+  return t;
+}
+
+std::vector<int> Btin::switches() const {
+  std::vector<int> v;
+  for (std::size_t s = 0; s < in_tree.size(); ++s)
+    if (in_tree[s]) v.push_back(static_cast<int>(s));
+  return v;
+}
+
+Btin build_btin(const SwitchGraph& g, int root, const std::vector<char>& member) {
+  const auto n = static_cast<std::size_t>(g.switches());
+  if (member.size() != n) throw UserError("BTIN: member mask does not match the switch count");
+  BfsTree t = bfs_tree(g, root);
+  Btin b;
+  b.root = root;
+  b.member = member;
+  b.depth = t.depth;
+  b.parent = t.parent;
+  b.up_port = t.up_port;
+  b.down_port = t.down_port;
+  b.in_tree.assign(n, 0);
+  b.children.assign(n, {});
+  for (std::size_t s = 0; s < n; ++s)
+    if (member[s] && t.depth[s] < 0)
+      throw UserError(fmt::format("BTIN: member switch {} is not connected to switch {}", s, root));
+  // Deepest first: a switch stays if it is a member or keeps a child (removing non-member leaves
+  // until none is left).
+  std::vector<int> order;
+  for (std::size_t s = 0; s < n; ++s)
+    if (t.depth[s] >= 0) order.push_back(static_cast<int>(s));
+  std::sort(order.begin(), order.end(), [&](int a, int c) {
+    return std::make_tuple(-t.depth[static_cast<std::size_t>(a)], a) < std::make_tuple(-t.depth[static_cast<std::size_t>(c)], c);
+  });
+  std::vector<char> keeps_child(n, 0);
+  for (int s : order) {
+    const auto i = static_cast<std::size_t>(s);
+    if (member[i] || keeps_child[i] || s == root) {
+      b.in_tree[i] = 1;
+      if (t.parent[i] >= 0) keeps_child[static_cast<std::size_t>(t.parent[i])] = 1;
+    }
+  }
+  for (std::size_t s = 0; s < n; ++s) {
+    if (!b.in_tree[s]) continue;
+    b.height = std::max(b.height, t.depth[s]);
+    if (t.parent[s] >= 0) {
+      b.children[static_cast<std::size_t>(t.parent[s])].push_back(static_cast<int>(s));
+      ++b.edges;
+    }
+  }
+  for (std::size_t s = 0; s < n; ++s) {
+    if (!b.in_tree[s]) continue;
+    if (b.children[s].empty()) ++b.childless;
+    if (t.depth[s] == b.height) ++b.deepest;
+  }
+  return b;
+}
+
+RootSelection select_root(const SwitchGraph& g, const std::vector<char>& member, LeafRule rule) {
+  RootSelection sel;
+  bool have = false;
+  std::tuple<int, int, int, int> best{};
+  for (int s = 0; s < g.switches(); ++s) {
+    if (!member.at(static_cast<std::size_t>(s))) continue;
+    Btin b = build_btin(g, s, member);
+    const RootCandidate c{s, b.height, b.edges, b.leaves(rule)};
+    sel.candidates.push_back(c);
+    const auto key = std::make_tuple(c.height, c.edges, c.leaves, c.sw);
+    if (!have || key < best) {
+      have = true;
+      best = key;
+      sel.root = s;
+      sel.tree = std::move(b);
+    }
+  }
+  if (!have) throw UserError("BTIN: the group has no member switch");
+  return sel;
+}
+
+}  // namespace sanvp::barrier
