@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "platform/core/error.hpp"
 #include "platform/topo/scenario.hpp"
@@ -52,6 +53,7 @@ template <class F> std::string error_of(F&& fn) {
 }  // namespace
 
 TEST_CASE("forced cyclic routes deadlock under load and the watchdog reports the cycle") {
+  ::alarm(60);  // a watchdog that failed to fire must fail this test, not hang CI
   ParamValues pv;
   RunResult res = run_file(scenario_path("ring-deadlock.yaml"), {}, pv);
   REQUIRE(res.status == RunStatus::Hung);
@@ -96,6 +98,7 @@ TEST_CASE("up*/down* routes on the same ring under the same load complete") {
 }
 
 TEST_CASE("sanvp run on the deadlocking scenario exits 3 with the cycle on stderr") {
+  ::alarm(60);
   const std::string bin = sanvp_bin();
   REQUIRE(fs::exists(bin));
   const fs::path d = temp_dir("cli");
