@@ -50,24 +50,33 @@ def main():
     os.makedirs(out, exist_ok=True)
     unit = re.sub(r"^[-+0-9.eE]+", "", rows[0][x])
 
+    # Numbers (with units) are plotted by value; anything else (e.g. pattern names) by position.
+    categories = [] if all(number(r[x]) is not None for r in rows) else list(dict.fromkeys(r[x] for r in rows))
+
+    def xval(r):
+        return categories.index(r[x]) if categories else number(r[x])
+
     series = {}
     for r in rows:
         label = ", ".join(f"{k}={r[k]}" for k in group_keys)
         series.setdefault(label, []).append(r)
     for s in series.values():
-        s.sort(key=lambda r: number(r[x]))
+        s.sort(key=xval)
 
     def plot(name, ylabel, curves, title):
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for label, rs in series.items():
             for col, style, what in curves:
-                pts = [(number(r[x]), number(r[col])) for r in rs if number(r[col]) is not None and r["exit_code"] == "0"]
+                pts = [(xval(r), number(r[col])) for r in rs if number(r[col]) is not None and r["exit_code"] == "0"]
                 if pts:
                     ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=" ".join(v for v in (what, label) if v))
-                bad = [number(r[x]) for r in rs if r["exit_code"] != "0"]
+                bad = [xval(r) for r in rs if r["exit_code"] != "0"]
                 for b in bad:
                     ax.axvline(b, color="red", alpha=0.3)
-        ax.set_xlabel(f"{x}" + (f" ({unit})" if unit else ""))
+        if categories:
+            ax.set_xticks(range(len(categories)))
+            ax.set_xticklabels(categories)
+        ax.set_xlabel(f"{x}" + (f" ({unit})" if unit and not categories else ""))
         ax.set_ylabel(ylabel)
         ax.set_title(title)
         ax.grid(True, alpha=0.3)

@@ -18,11 +18,11 @@ struct GenSpec { const char* type; std::vector<ArgSpec> args; const char* meanin
 
 const std::vector<GenSpec>& specs() {
   static const std::vector<GenSpec> s{
-      {"single", {{"ports", "8", "switch ports"}, {"nodes", "=ports", "nodes on ports 0..nodes-1"}}, "one switch"},
-      {"star", {{"hosts", "16", "hosts"}, {"ports", "=hosts", "switch ports"}}, "Clint: every host on one central switch"},
+      {"single", {{"ports", "8", "switch ports"}, {"nodes", "<ports>", "nodes on ports 0..nodes-1"}}, "one switch"},
+      {"star", {{"hosts", "16", "hosts"}, {"ports", "<hosts>", "switch ports"}}, "Clint: every host on one central switch"},
       {"tree",
        {{"ports", "8", "switch ports k"}, {"levels", "3", "levels m, level 0 = NICs"},
-        {"fanout", "=ports-1", "children per non-root switch"}, {"root_fanout", "=min(ports,fanout+1)", "children of the root"}},
+        {"fanout", "<ports-1>", "children per non-root switch"}, {"root_fanout", "<min(ports,fanout+1)>", "children of the root"}},
        "FBS: tree of k-port switches, one uplink per switch"},
       {"irregular",
        {{"switches", "75", "switches q"}, {"nodes", "256", "nodes p"}, {"ports", "8", "ports per switch k"},
@@ -279,7 +279,7 @@ std::string generator_help() {
   std::string s;
   for (const auto& g : specs()) {
     s += fmt::format("  {:<10} {}\n", g.type, g.meaning);
-    for (const auto& a : g.args) s += fmt::format("      {}={:<20} {}\n", a.name, a.def, a.meaning);
+    for (const auto& a : g.args) s += fmt::format("      {:<34} {}\n", fmt::format("{}={}", a.name, a.def), a.meaning);
   }
   return s;
 }

@@ -271,6 +271,7 @@ nlohmann::json scenario_json(const Scenario& s) {
   j["file"] = s.file;
   j["overrides"] = s.sets;
   j["effective"] = yaml_to_json(s.doc);
+  j["topology"] = s.topo.to_json();  // as loaded or generated, with per-element overrides
   if (!s.programs.empty()) {
     j["programs"] = nlohmann::json::array();
     for (const auto& p : s.programs)

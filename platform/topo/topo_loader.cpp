@@ -87,7 +87,9 @@ Topology load_topology(const YAML::Node& map, const YamlDoc& doc, const std::str
     for (auto it = g.begin(); it != g.end(); ++it) {
       const std::string k = it->first.Scalar();
       if (k == "type") continue;
-      req.args[k] = GenArg{doc.string(it->second, P + "generate." + k), origin(doc, it->first, P + "generate." + k)};
+      // The key's position, unless the value was put there by --set (it has none).
+      const YAML::Node at = it->second.Mark().is_null() ? it->second : it->first;
+      req.args[k] = GenArg{doc.string(it->second, P + "generate." + k), origin(doc, at, P + "generate." + k)};
     }
     t = generate_topology(req);
   } else {

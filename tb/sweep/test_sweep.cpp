@@ -78,6 +78,7 @@ TEST_CASE("a sweep of 6 points gives a CSV of 6 rows, a merged JSON and a PNG") 
 }
 
 TEST_CASE("a sweep whose points hang marks them and exits 3") {
+  ::alarm(120);  // never hang CI
   const fs::path d = fs::temp_directory_path() / fmt::format("sanvp-sweep-hang-{}", ::getpid());
   fs::remove_all(d);
   const int rc = run(fmt::format("{} sweep {}/platform/scenarios/ring-deadlock.yaml --vary traffic.payload=512,1024 --jobs 2 --out {} "

@@ -123,3 +123,24 @@ TEST_CASE("a route that leaves the network or ends elsewhere is rejected by the 
   rt.replace(0, 2, {2, 1});
   REQUIRE_THAT(error_of([&] { check_deadlock(t, rt); }), Catch::Contains("ends at node n3, not n2"));
 }
+
+TEST_CASE("up*/down* on every generator family reaches every node and is deadlock-free") {
+  const std::vector<std::pair<std::string, std::map<std::string, std::string>>> nets{
+      {"single", {}}, {"star", {}}, {"tree", {{"ports", "8"}, {"levels", "4"}}}, {"mesh", {{"rows", "4"}, {"cols", "5"}, {"nodes", "2"}}},
+      {"tdma-a", {}}, {"tdma-b", {}}, {"irregular", {{"switches", "75"}, {"nodes", "256"}}}};
+  for (const auto& [type, args] : nets) {
+    INFO(type);
+    Topology t = gen(type, args);
+    const RouteTable rt = updown_routes(t);
+    const auto pm = t.port_map();
+    for (int s = 0; s < rt.nodes(); ++s)
+      for (int d = 0; d < rt.nodes(); ++d)
+        if (s != d) REQUIRE(walk_route(t, pm, s, rt.at(s, d), "test") == d);
+    REQUIRE(check_deadlock(t, rt).acyclic);
+  }
+  // On a tree every shortest path is an up*/down* path: the two routers agree.
+  Topology tree = gen("tree", {{"ports", "4"}, {"levels", "4"}});
+  const RouteTable a = updown_routes(tree), b = shortest_routes(tree);
+  for (int s = 0; s < a.nodes(); ++s)
+    for (int d = 0; d < a.nodes(); ++d) REQUIRE(a.vec(s, d) == b.vec(s, d));
+}

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "platform/core/error.hpp"
 #include "platform/topo/scenario.hpp"
@@ -52,6 +53,7 @@ template <class F> std::string error_of(F&& fn) {
 }  // namespace
 
 TEST_CASE("forced cyclic routes deadlock under load and the watchdog reports the cycle") {
+  ::alarm(60);  // a watchdog that failed to fire must fail this test, not hang CI
   ParamValues pv;
   RunResult res = run_file(scenario_path("ring-deadlock.yaml"), {}, pv);
   REQUIRE(res.status == RunStatus::Hung);
@@ -76,6 +78,36 @@ TEST_CASE("forced cyclic routes deadlock under load and the watchdog reports the
   REQUIRE(res.report["simulated_ps"].get<Time>() < 20 * kUs);
 }
 
+TEST_CASE("a sink that stops consuming hangs the network without a cycle, and the watchdog says so") {
+  ::alarm(60);
+  ParamValues pv;
+  Scenario s = load_scenario(scenario_path("single-switch-uniform.yaml"),
+                             {"duration=20us", "sim.watchdog=5us", "traffic.pattern=permutation", "traffic.shift=1",
+                              "traffic.payload=1024"}, pv);
+  RunSpec spec = scenario_run_spec(s);
+  spec.traffic = [&](Network& net) {
+    TrafficConfig tc = TrafficConfig::from_params(pv, "");
+    tc.stop = 20 * kUs;
+    net.start_traffic(tc);
+    net.node(1).pause_receive(0, kNever);  // n0 -> n1 can never finish
+  };
+  RunOptions opt;
+  opt.report = "";
+  opt.print_summary = false;
+  RunResult res = run_simulation(pv, opt, spec);
+  REQUIRE(res.status == RunStatus::Hung);
+  REQUIRE(res.exit_code == kExitSimError);
+  const auto& hang = res.report["results"]["hang"];
+  REQUIRE_FALSE(hang.contains("cycle"));
+  REQUIRE(hang["worms"].size() == 1);
+  const auto& w = hang["worms"][0];
+  REQUIRE(w["src"] == 0);
+  REQUIRE(w["dst"] == 1);
+  REQUIRE(w["head"] == "sw0.p1");  // streaming out of the port of n1
+  REQUIRE(w["tail"] == "n0");
+  REQUIRE_FALSE(w.contains("waits_for"));
+}
+
 TEST_CASE("the same cyclic routes are refused when the deadlock check is on") {
   ParamValues pv;
   Scenario s = load_scenario(scenario_path("ring-deadlock.yaml"), {"routing.check_deadlock=true"}, pv);
@@ -96,6 +128,7 @@ TEST_CASE("up*/down* routes on the same ring under the same load complete") {
 }
 
 TEST_CASE("sanvp run on the deadlocking scenario exits 3 with the cycle on stderr") {
+  ::alarm(60);
   const std::string bin = sanvp_bin();
   REQUIRE(fs::exists(bin));
   const fs::path d = temp_dir("cli");

@@ -1,0 +1,63 @@
+// The topology commands as users run them: gen -> check -> show/dot -> routes.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "platform/core/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string source_dir() { const char* d = std::getenv("SANVP_SOURCE_DIR"); return d ? d : SANVP_TEST_SOURCE_DIR; }
+std::string sanvp_bin() { const char* b = std::getenv("SANVP_BIN"); return b ? b : SANVP_TEST_BIN; }
+// Runs `sanvp args`, returns (exit code, stdout+stderr).
+std::pair<int, std::string> run_sanvp(const std::string& args) {
+  const fs::path out = fs::temp_directory_path() / fmt::format("sanvp-cli-{}.txt", ::getpid());
+  const int st = std::system(fmt::format("{} {} > {} 2>&1", sanvp_bin(), args, out.string()).c_str());
+  std::ifstream f(out);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  fs::remove(out);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, text};
+}
+}  // namespace
+
+TEST_CASE("topo gen writes a file that topo check accepts, show exports Graphviz, routes prints every pair") {
+  const fs::path d = fs::temp_directory_path() / fmt::format("sanvp-topo-cli-{}", ::getpid());
+  fs::create_directories(d);
+  const std::string f = (d / "irr.yaml").string();
+  auto [rc, out] = run_sanvp(fmt::format("topo gen irregular switches=10 nodes=20 f=0.75 seed=3 -o {}", f));
+  REQUIRE(rc == 0);
+  REQUIRE_THAT(out, Catch::Contains("switches: 10   nodes: 20"));
+  std::tie(rc, out) = run_sanvp("topo check " + f);
+  REQUIRE(rc == 0);
+  REQUIRE_THAT(out, Catch::Contains("routes: up-down (380 node pairs"));
+  REQUIRE_THAT(out, Catch::Contains("acyclic"));
+  std::tie(rc, out) = run_sanvp(fmt::format("topo show {} --dot {}", f, (d / "irr.dot").string()));
+  REQUIRE(rc == 0);
+  REQUIRE_THAT(out, Catch::Contains("sw0  "));
+  std::ifstream dot(d / "irr.dot");
+  std::string dtext((std::istreambuf_iterator<char>(dot)), std::istreambuf_iterator<char>());
+  REQUIRE(dtext.rfind("graph \"", 0) == 0);
+  REQUIRE_THAT(dtext, Catch::Contains("n19 -- sw"));
+  std::tie(rc, out) = run_sanvp("routes " + f);
+  REQUIRE(rc == 0);
+  REQUIRE_THAT(out, Catch::Contains("n0 -> n19: "));
+  fs::remove_all(d);
+}
+
+TEST_CASE("routes and topo check flag the cyclic route set with exit 2") {
+  auto [rc, out] = run_sanvp(fmt::format("routes {}/platform/scenarios/ring-deadlock.yaml", source_dir()));
+  REQUIRE(rc == sanvp::kExitUserError);
+  REQUIRE_THAT(out, Catch::Contains("n0 -> n2: 1 1 0"));
+  REQUIRE_THAT(out, Catch::Contains("has a cycle of 4 channels"));
+  std::tie(rc, out) = run_sanvp(fmt::format("topo check {}/platform/scenarios/ring-deadlock.yaml", source_dir()));
+  REQUIRE(rc == sanvp::kExitUserError);
+  // An infeasible generator request from the command line names the argument.
+  std::tie(rc, out) = run_sanvp("topo gen irregular switches=75 nodes=256 f=0.5");
+  REQUIRE(rc == sanvp::kExitUserError);
+  REQUIRE_THAT(out, Catch::Contains("error: sanvp topo gen: f: f=0.5 too small to connect 75 switches"));
+}
