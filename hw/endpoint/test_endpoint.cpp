@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "hw/barrier/wire_format.hpp"
 #include "platform/core/error.hpp"
 
 namespace sanvp {
@@ -86,6 +87,7 @@ std::uint32_t TestEndpoint::inject(int dst, std::uint32_t payload, Time when) {
 std::uint32_t TestEndpoint::inject_route(int dst, std::vector<std::uint8_t> route, std::uint32_t payload, Time when) {
   if (payload < static_cast<std::uint32_t>(kPayloadHeader))
     throw UserError(fmt::format("{}: payload {} below the {}-byte minimum", name(), payload, kPayloadHeader));
+  if (when < now_ps()) throw UserError(fmt::format("{}: packet injected at {}, in the past", name(), format_time(when)));
   if (route.empty() || route.size() > 255) throw UserError(fmt::format("{}: route to node {} has {} hops", name(), dst, route.size()));
   PacketRecord r;
   r.src = static_cast<std::uint16_t>(id_);
@@ -95,7 +97,7 @@ std::uint32_t TestEndpoint::inject_route(int dst, std::vector<std::uint8_t> rout
   r.route_len = static_cast<std::uint8_t>(route.size());
   r.created = when;
   std::uint32_t id = table_.add(r);
-  queue_.push_back(Outgoing{id, std::move(route)});
+  queue_.push_back(Outgoing{id, std::move(route), {}, when});
   xmit_ev_.notify(delay_to(when));
   return id;
 }
@@ -166,7 +168,19 @@ void TestEndpoint::generate() {
   gen_ev_.notify(sc_core::sc_time::from_value(g));
 }
 
+void TestEndpoint::inject_raw(std::vector<std::uint8_t> bytes, Time when) {
+  if (bytes.empty()) throw UserError(fmt::format("{}: empty raw packet", name()));
+  if (when < now_ps()) throw UserError(fmt::format("{}: packet injected at {}, in the past", name(), format_time(when)));
+  queue_.push_back(Outgoing{kNoPacket, {}, std::move(bytes), when});
+  xmit_ev_.notify(delay_to(when));
+}
+
+std::uint32_t TestEndpoint::Outgoing::wire_len(const PacketTable& t) const {
+  return id == kNoPacket ? static_cast<std::uint32_t>(raw.size()) : t[id].wire_len();
+}
+
 std::uint8_t TestEndpoint::flit_byte(std::uint32_t j) {
+  if (out_.id == kNoPacket) return out_.raw[j];
   const PacketRecord& r = table_[out_.id];
   const std::uint32_t R = r.route_len;
   if (j < R) return out_.route[j];
@@ -187,7 +201,7 @@ void TestEndpoint::transmit() {
   while (true) {
     if (!cur_) {
       if (queue_.empty()) return;
-      const Time created = table_[queue_.front().id].created;
+      const Time created = queue_.front().created;
       if (std::max(created, tx_.next_slot(created)) > now && std::max(created, tx_.next_slot(created)) >= horizon) {
         xmit_ev_.notify(delay_to(std::max(created, tx_.next_slot(created))));
         return;
@@ -198,7 +212,7 @@ void TestEndpoint::transmit() {
       pos_ = 0;
       crc_ = 0;
     }
-    const Time t = std::max(now, tx_.next_slot(table_[out_.id].created));
+    const Time t = std::max(now, tx_.next_slot(out_.created));
     if (t > now && t >= horizon) { xmit_ev_.notify(delay_to(t)); return; }
     if (tx_.stopped(t)) {
       if (t > now) { xmit_ev_.notify(delay_to(t)); return; }  // meet the STOP at its instant
@@ -210,20 +224,23 @@ void TestEndpoint::transmit() {
       return;  // GO wakes us
     }
     if (was_stopped_) { stats_.stalled_time += t - stop_began_; was_stopped_ = false; }
-    PacketRecord& r = table_[out_.id];
+    const bool raw = out_.id == kNoPacket;
     Flit f;
     f.packet = out_.id;
     f.data = flit_byte(pos_);
     f.head = pos_ == 0;
-    f.tail = pos_ + 1 == r.wire_len();
-    if (pos_ >= r.route_len && !f.tail) crc_ = crc8_update(crc_, f.data);
-    if (pos_ == 0) r.injected = t;
+    f.tail = pos_ + 1 == out_.wire_len(table_);
+    if (!raw) {
+      PacketRecord& r = table_[out_.id];
+      if (pos_ >= r.route_len && !f.tail) crc_ = crc8_update(crc_, f.data);
+      if (pos_ == 0) r.injected = t;
+    }
     tx_.send(f, t);
     ++stats_.sent_flits;
     ++pos_;
     if (f.tail) {
       cur_ = false;
-      ++stats_.sent_packets;
+      if (!raw) ++stats_.sent_packets;
     }
   }
 }
@@ -257,6 +274,17 @@ void TestEndpoint::drain() {
 }
 
 void TestEndpoint::consume(const Flit& f, Time at) {
+  if (raw_active_ || (f.head && barrier::is_barrier_lead(f.data))) {
+    // A packet from the switch's barrier unit (message or register-write answer).
+    if (f.head) { raw_active_ = true; raw_.clear(); }
+    raw_.push_back(f.data);
+    if (f.tail) {
+      raw_active_ = false;
+      ++stats_.barrier_packets;
+      if (barrier_observer_) barrier_observer_(raw_, at);
+    }
+    return;
+  }
   if (f.head) {
     if (rx_active_) {  // previous worm lost its tail
       table_[rx_pkt_].corrupt = true;

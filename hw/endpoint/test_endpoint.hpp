@@ -51,6 +51,7 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
 
   struct Stats {
     std::uint64_t sent_packets = 0, sent_flits = 0, recv_packets = 0, recv_bytes = 0, errors = 0;
+    std::uint64_t barrier_packets = 0;  // packets received from the switch's barrier unit
     Time stalled_time = 0;  // time the source spent stopped with a flit ready
   };
 
@@ -70,6 +71,13 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   std::uint32_t inject(int dst, std::uint32_t payload, Time when);
   // Same with an explicit route (tests of bad routes and hand-made route sets).
   std::uint32_t inject_route(int dst, std::vector<std::uint8_t> route, std::uint32_t payload, Time when);
+  // Queues a packet of exactly these bytes (no route, no scoreboard), e.g. a BTIN barrier
+  // message or register write for the attached switch (hw/barrier/wire_format.hpp).
+  void inject_raw(std::vector<std::uint8_t> bytes, Time when);
+  // Sees every packet from a switch's barrier unit: (bytes, time its last flit arrived).
+  void set_barrier_observer(std::function<void(const std::vector<std::uint8_t>&, Time)> fn) {
+    barrier_observer_ = std::move(fn);
+  }
   void start_traffic(const TrafficConfig& cfg, int nodes);
   // The sink refuses to consume during [from, to): its slack buffer fills and STOPs the link.
   void pause_receive(Time from, Time to) { pauses_.emplace_back(from, to); }
@@ -84,7 +92,13 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   std::uint32_t sending_flits() const { return cur_ ? pos_ : 0; }
 
  private:
-  struct Outgoing { std::uint32_t id; std::vector<std::uint8_t> route; };
+  struct Outgoing {
+    std::uint32_t id;                 // packet id, or kNoPacket for a raw packet
+    std::vector<std::uint8_t> route;  // route bytes (test packets)
+    std::vector<std::uint8_t> raw;    // every byte of a raw packet (barrier traffic)
+    Time created;
+    std::uint32_t wire_len(const PacketTable& t) const;
+  };
   void receive(const Flit& f, Time arrival) override;
   void consume(const Flit& f, Time at);
   Time pause_end(Time t) const;
@@ -121,6 +135,9 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   bool rx_bad_ = false;
   std::vector<std::pair<Time, Time>> pauses_;
   std::function<void(Time)> stall_observer_;
+  std::function<void(const std::vector<std::uint8_t>&, Time)> barrier_observer_;
+  bool raw_active_ = false;
+  std::vector<std::uint8_t> raw_;
   Stats stats_;
 };
 

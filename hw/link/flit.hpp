@@ -9,6 +9,8 @@
 
 namespace sanvp {
 
+inline constexpr std::uint32_t kNoPacket = 0xffffffffu;  // flits of switch-generated packets
+
 struct Flit {
   std::uint32_t packet = 0;  // index into the run's packet table (for tracing and scoreboards)
   std::uint8_t data = 0;

@@ -4,9 +4,9 @@
 
 namespace sanvp {
 
-RouterArbiter::RouterArbiter(int ports)
-    : ports_(ports), owner_(ports, -1), last_(ports, ports - 1),
-      want_(ports, std::vector<char>(ports, 0)), is_dirty_(ports, 0) {}
+RouterArbiter::RouterArbiter(int inputs, int outputs)
+    : inputs_(inputs), owner_(outputs, -1), last_(outputs, inputs - 1),
+      want_(outputs, std::vector<char>(inputs, 0)), is_dirty_(outputs, 0) {}
 
 void RouterArbiter::request(int in, int out) {
   want_[out][in] = 1;
@@ -20,7 +20,7 @@ void RouterArbiter::release(int out) {
 
 std::vector<int> RouterArbiter::waiting(int out) const {
   std::vector<int> v;
-  for (int i = 0; i < ports_; ++i) if (want_[out][i]) v.push_back(i);
+  for (int i = 0; i < inputs_; ++i) if (want_[out][i]) v.push_back(i);
   return v;
 }
 
@@ -30,8 +30,8 @@ void RouterArbiter::arbitrate(const std::function<void(int, int)>& grant) {
   for (int out : dirty_) {
     is_dirty_[out] = 0;
     if (owner_[out] >= 0) continue;
-    for (int k = 1; k <= ports_; ++k) {
-      int in = (last_[out] + k) % ports_;
+    for (int k = 1; k <= inputs_; ++k) {
+      int in = (last_[out] + k) % inputs_;
       if (want_[out][in]) {
         want_[out][in] = 0;
         owner_[out] = in;

@@ -19,7 +19,8 @@ class RouterArbiter {
       {"switch", "arbiter", ParamType::String, "", "round-robin", "output arbitration policy (round-robin)"},
   }};
 
-  explicit RouterArbiter(int ports);
+  // `inputs` may exceed `outputs`: the switch's barrier unit requests outputs as an extra input.
+  RouterArbiter(int inputs, int outputs);
 
   void request(int in, int out);
   void release(int out);
@@ -34,10 +35,10 @@ class RouterArbiter {
   std::uint64_t grants() const { return grants_; }
 
  private:
-  int ports_;
+  int inputs_;
   std::vector<int> owner_;              // output -> input holding it, -1 if free
   std::vector<int> last_;               // output -> input granted last (round-robin pointer)
-  std::vector<std::vector<char>> want_; // output -> inputs waiting for it
+  std::vector<std::vector<char>> want_; // output -> inputs waiting for it (size inputs_)
   std::vector<int> dirty_;              // outputs to arbitrate
   std::vector<char> is_dirty_;
   std::uint64_t grants_ = 0;

@@ -1,8 +1,12 @@
 #include "hw/switch/switch.hpp"
 
+#include <deque>
+
 #include <fmt/format.h>
 
+#include "hw/barrier/wire_format.hpp"
 #include "platform/core/error.hpp"
+#include "platform/core/log.hpp"
 
 namespace sanvp {
 
@@ -23,13 +27,14 @@ SwitchConfig SwitchConfig::from_params(ParamValues& pv, const std::string& path,
   if (arb != "round-robin")
     throw UserError(fmt::format("{}: unknown switch.arbiter '{}' (available: round-robin)", path, arb));
   c.fc = FlowControlConfig::from_params(pv, path);
+  c.barrier = barrier::BarrierUnitConfig::from_params(pv, path);
   return c;
 }
 
 // One switch port: the input side (slack buffer, routing state) and the output side (link
 // transmitter, the worm it carries).
 struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
-  enum class In { Idle, Waiting, Forwarding };
+  enum class In { Idle, Waiting, Forwarding, Collecting };
 
   SC_HAS_PROCESS(Port);
   Port(sc_core::sc_module_name n, Switch& sw, int index)
@@ -42,21 +47,34 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
     SC_METHOD(transmit);
     sensitive << xmit_ev;
     dont_initialize();
+    SC_METHOD(barrier_ready);
+    sensitive << barrier_ev;
+    dont_initialize();
   }
+
+  void barrier_ready() { sw.barrier_request(idx); }
 
   // FlitReceiver: flits leaving the upstream sender.
   void receive(const Flit& f, Time arrival) override { in.push(f, arrival); }
 
   void on_new_head(Time arrival) {
-    if (state == In::Idle) route_ev.notify(delay_to(arrival));
+    if (state == In::Idle || state == In::Collecting) route_ev.notify(delay_to(arrival));
     else if (state == In::Forwarding) sw.ports_[out]->xmit_ev.notify(delay_to(arrival));
   }
 
   // Input side: route the worm at the buffer head rd after it got there.
   void route() {
+    if (state == In::Collecting) { collect(); return; }
     if (state != In::Idle || in.empty()) return;
     const Time now = now_ps();
     const auto& h = in.head();
+    if (h.flit.head && barrier::is_barrier_lead(h.flit.data)) {
+      // Barrier traffic is consumed as it arrives, without routing.
+      state = In::Collecting;
+      collected.clear();
+      collect();
+      return;
+    }
     const Time at_head = std::max(h.arrival, free_since);
     const Time decided = at_head + sw.cfg_.rd;
     if (now < decided) { route_ev.notify(delay_to(decided)); return; }
@@ -74,10 +92,69 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
     sw.request_output(idx, port);
   }
 
+  // Input side, barrier packet: take each flit at its arrival; the whole packet goes to the unit.
+  void collect() {
+    const Time now = now_ps();
+    while (!in.empty()) {
+      const auto& h = in.head();
+      if (h.arrival > now) { route_ev.notify(delay_to(h.arrival)); return; }
+      const Flit f = h.flit;
+      in.pop(now);
+      collected.push_back(f.data);
+      if (f.tail) {
+        state = In::Idle;
+        free_since = now;
+        sw.barrier_packet(idx, collected, now);
+        if (!in.empty()) route_ev.notify(sc_core::SC_ZERO_TIME);
+        return;
+      }
+    }
+  }
+
+  // Output side, barrier unit granted: send its packet from the output's queue.
+  void transmit_barrier() {
+    const Time now = now_ps();
+    if (bpos == 0 && bsending.empty()) {
+      // Pick what to send now: queued responses first, then the unit's message for this port.
+      if (!bqueue.empty()) {
+        bsending = std::move(bqueue.front());
+        bqueue.pop_front();
+      } else if (auto m = sw.barrier_.peek(idx)) {
+        bsending = barrier::encode_message(*m);
+        sw.barrier_.take(idx, now);
+      } else {  // nothing left (a RELEASE discarded it): give the output back
+        sw.crossbar_.disconnect(idx);
+        sw.arbiter_.release(idx);
+        sw.arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
+        return;
+      }
+    }
+    const Time t = tx.next_slot(sw.crossbar_.at_output(grant_time));
+    if (now < t) { xmit_ev.notify(delay_to(t)); return; }
+    if (tx.stopped(now)) return;
+    Flit f;
+    f.packet = kNoPacket;
+    f.data = bsending[bpos];
+    f.head = bpos == 0;
+    f.tail = bpos + 1 == bsending.size();
+    tx.send(f, now);
+    ++bpos;
+    if (!f.tail) { xmit_ev.notify(delay_to(now + tx.channel()->timing().cp)); return; }
+    bsending.clear();
+    bpos = 0;
+    breq = false;
+    sw.crossbar_.disconnect(idx);
+    sw.arbiter_.release(idx);
+    if (owner_sig != Tracer::kOff) Tracer::global().change(owner_sig, now, 0);
+    sw.arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
+    if (!bqueue.empty() || sw.barrier_.peek(idx)) sw.barrier_request(idx);
+  }
+
   // Output side: send the next flit of the granted worm.
   void transmit() {
     const int src = sw.crossbar_.input_of(idx);
     if (src < 0) return;
+    if (src == sw.barrier_input()) { transmit_barrier(); return; }
     Port& ip = *sw.ports_[src];
     if (ip.in.empty()) return;  // woken again when the next flit arrives
     const Time now = now_ps();
@@ -106,22 +183,63 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
   int out = -1;
   std::uint32_t packet = 0;   // input side: the worm being routed or forwarded
   bool first = false;         // output side: next flit sent is the worm's first on this link
+  std::vector<std::uint8_t> collected;                // input side: barrier packet being received
+  std::deque<std::vector<std::uint8_t>> bqueue;       // output side: barrier responses to send
+  std::vector<std::uint8_t> bsending;                 // output side: barrier packet on the wire
+  std::size_t bpos = 0;
+  bool breq = false;                                  // barrier unit requested this output
+  sc_core::sc_event barrier_ev;                       // a unit message becomes ready for this output
   Time free_since = 0;        // when the previous worm's tail left this input
   Time grant_time = 0;        // output side: when the current worm was granted this output
   Tracer::Handle owner_sig = Tracer::kOff;
 };
 
 Switch::Switch(sc_core::sc_module_name name, const SwitchConfig& cfg)
-    : sc_module(name), cfg_(cfg), arbiter_(cfg.ports), crossbar_(cfg.ports, cfg.sd) {
-  if (cfg.ports < 2 || cfg.ports > 64)
-    throw UserError(fmt::format("{}: switch.ports={} out of range (2..64)", this->name(), cfg.ports));
+    : sc_module(name), cfg_(cfg), arbiter_(check_ports(cfg.ports, this->name()) + 1, cfg.ports),
+      crossbar_(cfg.ports, cfg.sd), barrier_(cfg.ports, cfg.barrier) {
   for (int p = 0; p < cfg.ports; ++p) ports_.push_back(std::make_unique<Port>(fmt::format("p{}", p).c_str(), *this, p));
+  barrier_.set_output_ready([this](int port, Time at) { ports_[static_cast<std::size_t>(port)]->barrier_ev.notify(delay_to(at)); });
   SC_METHOD(arbitrate_proc);
   sensitive << arbitrate_ev_;
   dont_initialize();
 }
 
 Switch::~Switch() = default;
+
+int Switch::check_ports(int ports, const char* name) {
+  if (ports < 2 || ports > 64) throw UserError(fmt::format("{}: switch.ports={} out of range (2..64)", name, ports));
+  return ports;
+}
+
+void Switch::barrier_request(int out) {
+  Port& op = *ports_[static_cast<std::size_t>(out)];
+  if (op.breq || !op.tx.connected()) return;
+  op.breq = true;
+  request_output(barrier_input(), out);
+}
+
+void Switch::barrier_packet(int port, const std::vector<std::uint8_t>& bytes, Time now) {
+  using namespace barrier;
+  const std::uint8_t lead = bytes.empty() ? 0 : bytes[0];
+  if (lead == kLeadMessage) {
+    if (auto m = decode_message(bytes)) {
+      if (auto why = barrier_.receive(port, m->encode(), now)) {
+        ++barrier_drops_;
+        log::debug("{}: barrier message from p{} dropped: {}", name(), port, to_string(*why));
+      }
+      return;
+    }
+  } else if (lead == kLeadConfig) {
+    if (auto c = decode_config(bytes)) {
+      const ConfigResponse r = barrier_.configure(*c, now);
+      ports_[static_cast<std::size_t>(port)]->bqueue.push_back(encode_response(r, c->gid));
+      barrier_request(port);
+      return;
+    }
+  }
+  ++barrier_drops_;
+  log::debug("{}: malformed barrier packet ({} bytes, lead 0x{:02x}) on p{} dropped", name(), bytes.size(), lead, port);
+}
 
 void Switch::attach_output(int port, LinkChannel* ch) {
   Port& p = *ports_.at(port);
@@ -161,9 +279,8 @@ void Switch::arbitrate_proc() {
   const Time now = now_ps();
   arbiter_.arbitrate([&](int in, int out) {
     crossbar_.connect(in, out);
-    Port& ip = *ports_[in];
     Port& op = *ports_[out];
-    ip.state = Port::In::Forwarding;
+    if (in != barrier_input()) ports_[in]->state = Port::In::Forwarding;
     op.grant_time = now;
     op.first = true;
     if (op.owner_sig != Tracer::kOff) Tracer::global().change(op.owner_sig, now, static_cast<std::uint64_t>(in + 1));

@@ -6,6 +6,12 @@
 // Processes, all event-driven (no clock): per input, `route` runs when a header reaches the
 // buffer head and again rd later; per output, `transmit` runs once per departing flit; per
 // switch, `arbitrate` runs in the delta after requests or releases.
+//
+// BTIN barrier support: a worm whose first flit is a barrier lead byte (>= 0xFC, see
+// hw/barrier/wire_format.hpp) is not routed: the input consumes it as it arrives (a barrier
+// packet never waits in the slack buffer) and hands it to the switch's BarrierUnit. The unit
+// competes for outputs like one more input (round-robin with the worms) and sends its merged or
+// replicated messages, and the answers to register writes, as 4- and 5-flit packets.
 #pragma once
 #include <functional>
 #include <memory>
@@ -13,6 +19,7 @@
 #include <systemc>
 #include <vector>
 
+#include "hw/barrier/barrier_unit_tl.hpp"
 #include "hw/link/transmitter.hpp"
 #include "hw/switch/crossbar.hpp"
 #include "hw/switch/flow_controller.hpp"
@@ -25,6 +32,7 @@ struct SwitchConfig {
   Time rd = 100 * kNs;
   Time sd = 2 * kNs;
   FlowControlConfig fc;
+  barrier::BarrierUnitConfig barrier;
   static SwitchConfig from_params(ParamValues& pv, const std::string& path, int ports);
 };
 
@@ -51,6 +59,9 @@ class Switch : public sc_core::sc_module {
   ControlReceiver* output_control(int port);
   FlowController& input_buffer(int port);
   const RouterArbiter& arbiter() const { return arbiter_; }
+  const barrier::BarrierUnitTl& barrier_unit() const { return barrier_; }
+  // Barrier packets this switch dropped: bad CRC or length, unknown lead, or refused by the unit.
+  std::uint64_t barrier_drops() const { return barrier_drops_; }
 
   void set_grant_observer(GrantObserver fn) { grant_observer_ = std::move(fn); }
   void declare_traces();
@@ -74,10 +85,16 @@ class Switch : public sc_core::sc_module {
   void arbitrate_proc();
   void request_output(int in, int out);
   void on_tail_sent(int in, int out, Time now);
+  void barrier_packet(int port, const std::vector<std::uint8_t>& bytes, Time now);
+  void barrier_request(int out);
+  int barrier_input() const { return cfg_.ports; }  // the unit's index at the arbiter
+  static int check_ports(int ports, const char* name);
 
   SwitchConfig cfg_;
   RouterArbiter arbiter_;
   Crossbar crossbar_;
+  barrier::BarrierUnitTl barrier_;
+  std::uint64_t barrier_drops_ = 0;
   std::vector<std::unique_ptr<Port>> ports_;
   sc_core::sc_event arbitrate_ev_;
   GrantObserver grant_observer_;
