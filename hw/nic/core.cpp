@@ -225,7 +225,7 @@ std::string LanaiCore::profile_report() const {
     if (!prof_count_[i]) continue;
     const std::uint32_t pc = prog_.code_lo + static_cast<std::uint32_t>(i * 4);
     const lanai::Symbol* sym = prog_.symbols.find(pc);
-    Row& r = rows[sym ? sym->name : fmt::format("0x{:08x}", pc)];
+    Row& r = rows[sym ? sym->display : fmt::format("0x{:08x}", pc)];
     r.insns += prof_count_[i];
     r.cycles += prof_cycles_[i];
     total += prof_cycles_[i];

@@ -249,9 +249,6 @@ LinkResult link(const std::vector<std::string>& inputs, const LinkOptions& opt) 
   const std::uint64_t image_end = cur;
   const std::uint32_t stack_top = opt.sram_size;
   const std::uint32_t stack_limit = opt.sram_size - std::min(opt.sram_size, opt.stack_size);
-  if (opt.stack_size >= opt.sram_size || image_end > stack_limit)
-    throw UserError(fmt::format("image larger than SRAM: image ends at 0x{:x} and the stack needs 0x{:x} bytes below 0x{:x} (SRAM size 0x{:x})",
-                                image_end, opt.stack_size, stack_top, opt.sram_size));
 
   // Synthetic symbols, as a final link would define them.
   std::map<std::string, std::uint32_t> synth = {
@@ -374,6 +371,11 @@ LinkResult link(const std::vector<std::string>& inputs, const LinkOptions& opt) 
       }
     }
 
+  // Checked after relocation so a misplaced image reports the more specific range error first.
+  if (opt.stack_size >= opt.sram_size || image_end > stack_limit)
+    throw UserError(fmt::format("image larger than SRAM: image ends at 0x{:x} and the stack needs 0x{:x} bytes below 0x{:x} (SRAM size 0x{:x})",
+                                image_end, opt.stack_size, stack_top, opt.sram_size));
+
   LinkResult res;
   Image& im = res.image;
   auto entry = globals.find(opt.entry);
@@ -408,7 +410,7 @@ LinkResult link(const std::vector<std::string>& inputs, const LinkOptions& opt) 
       }
       const auto a = sym_address(o, y);
       if (!a || !seen.insert({*a, y.name}).second) continue;
-      im.symbols.push_back({*a, y.size, y.name, y.type == kSttFunc});
+      im.symbols.push_back({*a, y.size, y.name, y.type == kSttFunc, {}});
     }
   std::sort(im.symbols.begin(), im.symbols.end(), [](const lanai::Symbol& a, const lanai::Symbol& b) {
     return a.addr != b.addr ? a.addr < b.addr : a.name < b.name;
