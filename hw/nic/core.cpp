@@ -203,9 +203,15 @@ void LanaiCore::after(const lanai::CpuState& s, const Insn& d, std::uint64_t cyc
     for (const auto& [lo, hi] : trace_ranges_) in = in || (pc >= lo && pc < hi);
     if (!in) return;
   }
+  // Register writes: the destination of every register-writing instruction that executed
+  // (even when the value did not change), plus any other register that changed (write-back).
   std::string writes;
+  using lanai::Op;
+  const bool pred_ok = !d.rrm || d.cc == 0 || d.op == Op::kSel || lanai::cond_holds(d.cc, trace_flags_);
+  const bool writes_rd = d.rd < 32 && d.op != Op::kStore && d.op != Op::kBr && d.op != Op::kBrr && d.op != Op::kAluToPc &&
+                         d.op != Op::kIllegal && !d.to_pc && pred_ok;
   for (unsigned r = 3; r < 32; ++r)
-    if (s.r[r] != trace_regs_[r]) writes += fmt::format(" {}=0x{:08x}", lanai::reg_name(r), s.r[r]);
+    if (s.r[r] != trace_regs_[r] || (writes_rd && r == d.rd)) writes += fmt::format(" {}=0x{:08x}", lanai::reg_name(r), s.r[r]);
   if (s.f.n != trace_flags_.n || s.f.z != trace_flags_.z || s.f.v != trace_flags_.v || s.f.c != trace_flags_.c)
     writes += fmt::format(" flags={}{}{}{}", s.f.n ? 'N' : 'n', s.f.z ? 'Z' : 'z', s.f.v ? 'V' : 'v', s.f.c ? 'C' : 'c');
   for (unsigned i = 0; i < 3; ++i)

@@ -90,6 +90,7 @@ int disasm_fw() {
       const std::uint8_t* p = seg.data.data() + (pc - seg.addr);
       const std::uint32_t w = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
       std::string text = lanai::disassemble(w, pc);
+      if (!text.empty() && text[0] == '\t') text.erase(0, 1);  // llvm-objdump prints `sel` without the extra tab
       const unsigned top = w >> 28;
       if (top == 14 && (w & 2) == 0) text += " <" + syms.describe(w & 0x01FFFFFC) + ">";
       fmt::print("{:8x}: {:02x} {:02x} {:02x} {:02x}  \t{}\n", pc, p[0], p[1], p[2], p[3], text);

@@ -1,6 +1,7 @@
 // Fault reports, exit codes, timeouts, trace and profile of `sanvp fw run`.
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -170,4 +171,36 @@ TEST_CASE("fw-profile: per-function instructions and cycles add up to the run's 
   const std::string map = sanvp::test::slurp(img("profile_me").substr(0, img("profile_me").size() - 4) + ".map");
   REQUIRE(std::regex_search(map, m, std::regex(R"(0x[0-9a-f]{8} +(\d+) F _Z4leafi\n)")));
   CHECK(leaf_insns == 1000 * std::stol(m[1]) / 4);
+}
+
+TEST_CASE("sanvp fw disasm of compiled code matches llvm-objdump word for word", "[disasm]") {
+  // Relocated words (branches, hi/lo) differ between the linked image and the relocatable
+  // object, so compare every word whose bytes occur in llvm-objdump's listing of the runtime.
+  const auto ours = sanvp::test::run(sanvp::test::sanvp_bin() + " fw disasm " + img("profile_me"));
+  REQUIRE(ours.rc == 0);
+  const auto theirs = sanvp::test::run(std::string(LLVM_OBJDUMP) + " -d " + LANAI_RUNTIME_OBJ);
+  REQUIRE(theirs.rc == 0);
+  const std::regex line_re(R"(^ *[0-9a-f]+: ((?:[0-9a-f]{2} ){4}) *\t([^<\n]*?)(?: <[^>]*>)?$)");
+  std::map<std::string, std::string> ref;
+  {
+    std::istringstream in(theirs.out);
+    std::string line;
+    std::smatch m;
+    while (std::getline(in, line))
+      if (std::regex_match(line, m, line_re)) ref[m[1]] = m[2];
+  }
+  REQUIRE(ref.size() > 200);
+  std::istringstream in(ours.out);
+  std::string line;
+  std::smatch m;
+  int compared = 0;
+  while (std::getline(in, line)) {
+    if (!std::regex_match(line, m, line_re)) continue;
+    auto it = ref.find(m[1]);
+    if (it == ref.end()) continue;
+    INFO(line);
+    CHECK(m[2].str() == it->second);
+    ++compared;
+  }
+  CHECK(compared > 500);
 }
