@@ -5,7 +5,6 @@
 #include <fstream>
 
 #include "platform/core/error.hpp"
-#include "platform/core/params.hpp"
 #include "platform/fw/linker.hpp"
 
 int main(int argc, char** argv) {
@@ -27,8 +26,15 @@ int main(int argc, char** argv) {
   try {
     sanvp::fw::LinkOptions opt;
     auto u32 = [](const std::string& s, const char* what) {
-      const auto v = sanvp::parse_int(s, what);
-      if (v < 0 || v > 0xFFFFFFFFll) throw sanvp::UserError(fmt::format("{}: {} is out of range", what, s));
+      std::size_t used = 0;
+      unsigned long long v = 0;
+      try {
+        v = std::stoull(s, &used, 0);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != s.size() || s[0] == '-' || v > 0xFFFFFFFFull)
+        throw sanvp::UserError(fmt::format("{}: '{}' is not an unsigned 32-bit number", what, s));
       return static_cast<std::uint32_t>(v);
     };
     opt.sram_size = u32(sram, "--sram-size");

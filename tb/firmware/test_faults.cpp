@@ -204,3 +204,18 @@ TEST_CASE("sanvp fw disasm of compiled code matches llvm-objdump word for word",
   }
   CHECK(compared > 500);
 }
+
+TEST_CASE("DMI off and a tiny quantum change neither output nor simulated time", "[timing][dmi]") {
+  const auto a = fw_run("profile_me", "--stats");
+  const auto b = fw_run("profile_me", "--stats --set nic.core.dmi=false --set nic.core.quantum=100ns");
+  REQUIRE(a.rc == 0);
+  REQUIRE(b.rc == 0);
+  CHECK(a.out == b.out);
+  std::smatch ma, mb;
+  const std::regex re(R"(firmware: (\d+) instructions, (\d+) cycles, (\S+) simulated)");
+  REQUIRE(std::regex_search(a.err, ma, re));
+  REQUIRE(std::regex_search(b.err, mb, re));
+  CHECK(ma[1] == mb[1]);
+  CHECK(ma[2] == mb[2]);
+  CHECK(ma[3] == mb[3]);
+}

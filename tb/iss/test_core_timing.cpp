@@ -39,7 +39,7 @@ fw::Image image_of(const std::vector<std::uint32_t>& words) {
     for (int k = 3; k >= 0; --k) s.data.push_back(static_cast<std::uint8_t>(w >> (8 * k)));
   s.size = static_cast<std::uint32_t>(s.data.size());
   im.segments.push_back(s);
-  im.symbols.push_back({0x100, im.code_hi - 0x100, "prog", true});
+  im.symbols.push_back({0x100, im.code_hi - 0x100, "prog", true, {}});
   return im;
 }
 
@@ -136,4 +136,20 @@ TEST_CASE("console bytes reach the console sink", "[core][console]") {
   const auto r = run(pv, image_of(words), &console);
   CHECK(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(console == "OK");
+}
+
+TEST_CASE("code written at run time is re-decoded before it executes", "[core][smc]") {
+  const std::uint32_t patch = sanvp::test::assemble("add %r0, 42, %r7")[0];
+  const std::string prog = "add %r0, 0x1000000, %r3\n"                                            // 0x100
+                           "add %r0, " + std::to_string(patch & 0xFFFF0000u) + ", %r6\n"          // 0x104
+                           "or %r6, " + std::to_string(patch & 0xFFFFu) + ", %r6\n"               // 0x108
+                           "mov 0x118, %r12\n"                                                    // 0x10c
+                           "st %r6, 0[%r12]\n"                                                    // 0x110
+                           "nop\n"                                                                // 0x114
+                           "add %r0, 1, %r7\n"                                                    // 0x118: patched
+                           "st %r7, 8[%r3]\n";
+  ParamValues pv;
+  const auto r = run(pv, image_of(sanvp::test::assemble(prog)));
+  REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
+  CHECK(r.exit_code == 42);
 }
