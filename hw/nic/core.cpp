@@ -66,6 +66,8 @@ void LanaiCore::request_exit(std::uint32_t code, Time when) {
   result_.end_time = when;
 }
 
+void LanaiCore::request_sync() { s_.budget = 0; }
+
 void LanaiCore::enable_trace(std::ostream* out, std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges) {
   trace_ = out;
   trace_ranges_ = std::move(ranges);
@@ -167,11 +169,14 @@ std::uint32_t LanaiCore::transport(tlm::tlm_command cmd, std::uint32_t ea, unsig
   p.set_byte_enable_ptr(nullptr);
   p.set_dmi_allowed(false);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  const Time local = core_time() - static_cast<Time>(sc_core::sc_time_stamp().value());
-  sc_core::sc_time delay(static_cast<double>(local), sc_core::SC_PS);
+  const Time issue = core_time();
+  const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
+  sc_core::sc_time delay(static_cast<double>(issue - stamp), sc_core::SC_PS);
   socket->b_transport(p, delay);
-  const Time after = static_cast<Time>(delay.value());
-  if (after > local) extra_time_ += after - local;
+  // The access ends at (SystemC time + returned delay). A target may annotate delay or block
+  // (wait-for-event style registers call wait() inside b_transport); both count as firmware time.
+  const Time end = static_cast<Time>(sc_core::sc_time_stamp().value()) + static_cast<Time>(delay.value());
+  if (end > issue) extra_time_ += end - issue;
   if (p.get_response_status() != tlm::TLM_OK_RESPONSE) {
     throw Fault{FaultKind::kUnmappedAccess, s_.pc, ea,
                 fmt::format("{} of {} bytes at 0x{:08x}: {}", cmd == tlm::TLM_WRITE_COMMAND ? "store" : "load", n, ea,

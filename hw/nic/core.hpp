@@ -74,6 +74,10 @@ class LanaiCore : public sc_core::sc_module {
 
   // Ends execution after the current instruction (the exit register calls this).
   void request_exit(std::uint32_t code, Time when);
+  // Ends the current quantum after the current instruction, so SystemC time catches up with
+  // the core before it runs on (for devices whose registers start activity elsewhere).
+  // Targets may also block inside b_transport (wait-for-event): the core adds the time spent.
+  void request_sync();
   const Result& result() const { return result_; }
   // Called once the core has stopped (exit or fault). Default: sc_stop().
   std::function<void()> on_stop;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "hw/nic/memory_map.hpp"
 #include "platform/fw/fw_platform.hpp"
 #include "tb/iss/iss_harness.hpp"
 
@@ -152,4 +153,43 @@ TEST_CASE("code written at run time is re-decoded before it executes", "[core][s
   const auto r = run(pv, image_of(sanvp::test::assemble(prog)));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(r.exit_code == 42);
+}
+
+namespace {
+// A register that blocks the reading initiator for 500 ns (like a wait-for-event register).
+struct BlockingReg : sc_core::sc_module {
+  tlm_utils::simple_target_socket<BlockingReg> socket{"socket"};
+  explicit BlockingReg(sc_core::sc_module_name n) : sc_module(n) { socket.register_b_transport(this, &BlockingReg::bt); }
+  void bt(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    wait(delay);
+    delay = sc_core::SC_ZERO_TIME;
+    wait(sc_core::sc_time(500, sc_core::SC_NS));
+    unsigned char* d = p.get_data_ptr();
+    d[0] = d[1] = d[2] = 0;
+    d[3] = 5;
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+}  // namespace
+
+TEST_CASE("a target that blocks in b_transport adds the blocked time to firmware time", "[core][timing][mmio]") {
+  const auto words = sanvp::test::assemble("add %r0, 0x1000000, %r3\n add %r0, 0x2000000, %r6\n ld 0[%r6], %r7\n st %r7, 8[%r3]\n");
+  const fw::Image im = image_of(words);
+  ParamValues pv;
+  nic::Bus bus("bus");
+  nic::Sram sram("sram", 0x10000);
+  nic::SysRegs sys("sys", 0);
+  BlockingReg wfe("wfe");
+  nic::LanaiCore core("core", nic::LanaiCore::Config::from_params(pv, "core"), fw::program_of(im));
+  for (const auto& s : im.segments) sram.write(s.addr, s.data.data(), s.size);
+  sys.on_exit = [&core](std::uint32_t code, Time when) { core.request_exit(code, when); };
+  core.socket.bind(bus.from_initiators);
+  bus.map(sram.socket, 0, 0x10000, "sram");
+  bus.map(sys.socket, nic::map::kSysBase, nic::map::kSysSize, "sys");
+  bus.map(wfe.socket, nic::map::kNicRegBase, 4, "wfe");
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  const auto& r = core.result();
+  REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
+  CHECK(r.exit_code == 5);
+  CHECK(r.end_time == period_time(1 + 1 + 2, 66.0) + 500 * kNs);
 }
