@@ -41,14 +41,17 @@ inline Proc run(const std::string& cmd) {
   return p;
 }
 
-// SANVP_BIN from the environment, else the path the build compiled in (catch_discover_tests
-// currently passes only the first ENVIRONMENT entry of sanvp_add_test).
+// The sanvp binary: compiled in by sanvp_add_test (SANVP_BIN) or by this folder's CMake
+// (SANVP_BIN_PATH); the environment variable overrides both.
 inline std::string sanvp_bin() {
-  const char* b = std::getenv("SANVP_BIN");
-#ifdef SANVP_BIN_PATH
-  if (!b) return SANVP_BIN_PATH;
+  if (const char* b = std::getenv("SANVP_BIN")) return b;
+#if defined(SANVP_BIN)
+  return SANVP_BIN;
+#elif defined(SANVP_BIN_PATH)
+  return SANVP_BIN_PATH;
+#else
+  return "sanvp";
 #endif
-  return b ? b : "sanvp";
 }
 
 }  // namespace sanvp::test
