@@ -176,3 +176,27 @@ TEST_CASE("image files: round trip and corrupt images", "[loader][image]") {
   for (const auto& p : {path, cut}) std::remove(p.c_str());
   std::remove(obj.c_str());
 }
+
+TEST_CASE("COMDAT inline functions in two objects link once; weak definitions yield to strong ones", "[loader]") {
+  const std::string common = "template <int N> __attribute__((noinline)) int tmpl(int x) { return x * N + 1; }\n";
+  const auto a = compile("cda", common + "int from_b(int);\n__attribute__((weak)) int tunable() { return 1; }\n"
+                                          "int main() { return tmpl<3>(2) + from_b(4) + tunable(); }\n");
+  const auto b = compile("cdb", common + "int from_b(int x) { return tmpl<3>(x); }\nint tunable() { return 100; }\n");
+  const auto res = link({a, b, LANAI_RUNTIME_OBJ}, LinkOptions{});
+  int copies = 0;
+  std::uint32_t tunable_addr = 0;
+  for (const auto& s : res.image.symbols) {
+    copies += s.name == "_Z4tmplILi3EEii";
+    if (s.name == "_Z7tunablev") tunable_addr = s.addr;
+  }
+  CHECK(copies == 1);
+  // The strong tunable() from b wins: its section comes after a's in the layout.
+  const auto line = res.map.find("_Z7tunablev");
+  REQUIRE(line != std::string::npos);
+  CHECK(tunable_addr != 0);
+  const std::string img = tmp("comdat.img");
+  res.image.save(img);
+  const auto p = sanvp::test::run(sanvp::test::sanvp_bin() + " fw run " + img);
+  CHECK(p.rc == (2 * 3 + 1) + (4 * 3 + 1) + 100);
+  for (const auto& f : {a, b, img}) std::remove(f.c_str());
+}
