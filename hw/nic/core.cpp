@@ -1,0 +1,322 @@
+#include "hw/nic/core.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <ostream>
+
+#include "hw/nic/iss/disasm.hpp"
+#include "hw/nic/iss/executor.hpp"
+#include "platform/core/error.hpp"
+
+namespace sanvp::nic {
+
+using lanai::CycleClass;
+using lanai::Fault;
+using lanai::FaultKind;
+using lanai::Insn;
+
+LanaiCore::Config LanaiCore::Config::from_params(ParamValues& pv, const std::string& path) {
+  Config c;
+  c.clock_mhz = pv.real(path, "nic.core", "clock");
+  if (!(c.clock_mhz > 0.0) || c.clock_mhz > 100000.0)
+    throw UserError(fmt::format("nic.core.clock: {} MHz is not a usable clock (0 < f <= 100000)", c.clock_mhz));
+  c.quantum = pv.time(path, "nic.core", "quantum");
+  if (c.quantum == 0) throw UserError("nic.core.quantum: must be > 0");
+  c.dmi = pv.boolean(path, "nic.core", "dmi");
+  const char* names[] = {"cycles_alu", "cycles_load", "cycles_store", "cycles_branch", "cycles_jump", "cycles_load_pc"};
+  for (std::size_t i = 0; i < c.cycles.size(); ++i) {
+    const auto v = pv.integer(path, "nic.core", names[i]);
+    if (v < 1 || v > 255) throw UserError(fmt::format("nic.core.{}: {} is outside 1..255", names[i], v));
+    c.cycles[i] = static_cast<std::uint8_t>(v);
+  }
+  const auto t = pv.integer(path, "nic.core", "cycles_taken");
+  if (t < 0 || t > 255) throw UserError(fmt::format("nic.core.cycles_taken: {} is outside 0..255", t));
+  c.taken_extra = static_cast<std::uint32_t>(t);
+  return c;
+}
+
+std::uint64_t LanaiCore::Config::clock_hz() const { return static_cast<std::uint64_t>(std::llround(clock_mhz * 1e6)); }
+
+LanaiCore::LanaiCore(sc_core::sc_module_name name, const Config& cfg, Program prog)
+    : sc_module(name), socket("socket"), cfg_(cfg), prog_(std::move(prog)), clock_hz_(cfg.clock_hz()) {
+  taken_extra = cfg_.taken_extra;
+  if (prog_.code_hi < prog_.code_lo || ((prog_.code_lo | prog_.code_hi) & 3u))
+    throw UserError(fmt::format("{}: bad code range 0x{:x}..0x{:x}", this->name(), prog_.code_lo, prog_.code_hi));
+  code_len_ = prog_.code_hi - prog_.code_lo;
+  socket.register_invalidate_direct_mem_ptr(this, &LanaiCore::invalidate_direct_mem_ptr);
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(static_cast<double>(cfg_.quantum), sc_core::SC_PS));
+  on_stop = [] { sc_core::sc_stop(); };
+  SC_THREAD(run_thread);
+}
+
+Time LanaiCore::cycles_to_time(std::uint64_t cycles) const {
+  // Exact: floor(cycles * 1e12 / f) computed from the absolute count, so no rounding drift.
+  const unsigned __int128 ps = static_cast<unsigned __int128>(cycles) * 1000000000000ull / clock_hz_;
+  return static_cast<Time>(ps);
+}
+
+void LanaiCore::request_exit(std::uint32_t code, Time when) {
+  if (halted_) return;
+  halted_ = true;
+  s_.budget = 0;
+  result_.outcome = Outcome::kExited;
+  result_.exit_code = code;
+  result_.end_time = when;
+}
+
+void LanaiCore::request_sync() { s_.budget = 0; }
+
+void LanaiCore::enable_trace(std::ostream* out, std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges) {
+  trace_ = out;
+  trace_ranges_ = std::move(ranges);
+  observe_ = true;
+}
+
+void LanaiCore::enable_profile() {
+  profile_ = true;
+  observe_ = true;
+}
+
+Insn LanaiCore::decode_with_cycles(std::uint32_t raw) const {
+  Insn d = lanai::decode(raw);
+  d.cyc = cfg_.cycles[static_cast<std::size_t>(d.cls)];
+  return d;
+}
+
+void LanaiCore::acquire_dmi() {
+  dmi_ = nullptr;
+  dmi_lo_ = dmi_len_ = 0;
+  dmi_code_ = nullptr;
+  if (!cfg_.dmi) return;
+  tlm::tlm_generic_payload p;
+  tlm::tlm_dmi dmi;
+  p.set_address(prog_.code_lo);
+  p.set_command(tlm::TLM_READ_COMMAND);
+  if (!socket->get_direct_mem_ptr(p, dmi) || !dmi.is_read_write_allowed()) return;
+  const std::uint64_t lo = dmi.get_start_address(), hi = dmi.get_end_address();
+  if (lo > 0xFFFFFFFFull || (lo & 3u)) return;
+  const std::uint64_t len = std::min<std::uint64_t>(hi - lo + 1, 0x100000000ull - lo) & ~std::uint64_t{3};
+  dmi_ = dmi.get_dmi_ptr();
+  dmi_lo_ = static_cast<std::uint32_t>(lo);
+  dmi_len_ = static_cast<std::uint32_t>(std::min<std::uint64_t>(len, 0xFFFFFFFCull));
+  if (prog_.code_lo >= dmi_lo_ && std::uint64_t{prog_.code_hi} <= std::uint64_t{dmi_lo_} + dmi_len_)
+    dmi_code_ = dmi_ + (prog_.code_lo - dmi_lo_);
+}
+
+void LanaiCore::invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {
+  // Drop the window; the next run slice asks again.
+  dmi_ = nullptr;
+  dmi_lo_ = dmi_len_ = 0;
+  dmi_code_ = nullptr;
+}
+
+std::uint32_t LanaiCore::code_word(std::uint32_t pc) const {
+  if (pc - prog_.code_lo >= code_len_ || (pc & 3u)) return 0;
+  return icache_[(pc - prog_.code_lo) >> 2].raw;
+}
+
+void LanaiCore::predecode_all() {
+  icache_.assign(code_len_ / 4, Insn{});
+  for (std::uint32_t off = 0; off < code_len_; off += 4) {
+    std::uint32_t raw;
+    if (dmi_code_) {
+      raw = be32(dmi_code_ + off);
+    } else {
+      std::uint8_t b[4] = {0, 0, 0, 0};
+      tlm::tlm_generic_payload p;
+      p.set_command(tlm::TLM_READ_COMMAND);
+      p.set_address(prog_.code_lo + off);
+      p.set_data_ptr(b);
+      p.set_data_length(4);
+      if (socket->transport_dbg(p) != 4)
+        throw UserError(fmt::format("{}: code at 0x{:08x} is not in readable memory", name(), prog_.code_lo + off));
+      raw = be32(b);
+    }
+    icache_[off >> 2] = decode_with_cycles(raw);
+  }
+}
+
+const Insn& LanaiCore::refetch(Insn& d, std::uint32_t raw) {
+  d = decode_with_cycles(raw);
+  return d;
+}
+
+void LanaiCore::fetch_fault(std::uint32_t pc) const {
+  if (pc & 3u) throw Fault{FaultKind::kMisalignedFetch, pc, pc, fmt::format("instruction fetch from misaligned address 0x{:08x}", pc)};
+  throw Fault{FaultKind::kFetchOutsideCode, pc, pc,
+              fmt::format("instruction fetch from 0x{:08x}, outside the code range 0x{:08x}..0x{:08x}", pc, prog_.code_lo, prog_.code_hi)};
+}
+
+void LanaiCore::misaligned(std::uint32_t ea, unsigned n, bool is_store) const {
+  throw Fault{FaultKind::kMisalignedAccess, s_.pc, ea,
+              fmt::format("{} of {} bytes at misaligned address 0x{:08x}", is_store ? "store" : "load", n, ea)};
+}
+
+std::uint32_t LanaiCore::fetch_slow(std::uint32_t pc) { return transport(tlm::TLM_READ_COMMAND, pc, 4, 0); }
+
+std::uint32_t LanaiCore::transport(tlm::tlm_command cmd, std::uint32_t ea, unsigned n, std::uint32_t v) {
+  std::uint8_t b[4] = {0, 0, 0, 0};
+  if (cmd == tlm::TLM_WRITE_COMMAND)
+    for (unsigned i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(v >> (8 * (n - 1 - i)));
+  tlm::tlm_generic_payload p;
+  p.set_command(cmd);
+  p.set_address(ea);
+  p.set_data_ptr(b);
+  p.set_data_length(n);
+  p.set_streaming_width(n);
+  p.set_byte_enable_ptr(nullptr);
+  p.set_dmi_allowed(false);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  const Time issue = core_time();
+  const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
+  sc_core::sc_time delay(static_cast<double>(issue - stamp), sc_core::SC_PS);
+  socket->b_transport(p, delay);
+  // The access ends at (SystemC time + returned delay). A target may annotate delay or block
+  // (wait-for-event style registers call wait() inside b_transport); both count as firmware time.
+  const Time end = static_cast<Time>(sc_core::sc_time_stamp().value()) + static_cast<Time>(delay.value());
+  if (end > issue) extra_time_ += end - issue;
+  if (p.get_response_status() != tlm::TLM_OK_RESPONSE) {
+    throw Fault{FaultKind::kUnmappedAccess, s_.pc, ea,
+                fmt::format("{} of {} bytes at 0x{:08x}: {}", cmd == tlm::TLM_WRITE_COMMAND ? "store" : "load", n, ea,
+                            p.get_response_string())};
+  }
+  if (cmd == tlm::TLM_WRITE_COMMAND) return 0;
+  std::uint32_t r = 0;
+  for (unsigned i = 0; i < n; ++i) r = (r << 8) | b[i];
+  return r;
+}
+
+void LanaiCore::before(const lanai::CpuState& s, const Insn&) {
+  if (!trace_) return;
+  std::copy(s.r.begin(), s.r.begin() + 33, trace_regs_.begin());
+  trace_flags_ = s.f;
+  trace_time_ = core_time();
+}
+
+void LanaiCore::after(const lanai::CpuState& s, const Insn& d, std::uint64_t cycles) {
+  const std::uint32_t pc = s.r[lanai::kPc];
+  if (profile_) {
+    const std::size_t i = (pc - prog_.code_lo) >> 2;
+    ++prof_count_[i];
+    prof_cycles_[i] += cycles;
+  }
+  if (!trace_) return;
+  if (!trace_ranges_.empty()) {
+    bool in = false;
+    for (const auto& [lo, hi] : trace_ranges_) in = in || (pc >= lo && pc < hi);
+    if (!in) return;
+  }
+  // Register writes: the destination of every register-writing instruction that executed
+  // (even when the value did not change), plus any other register that changed (write-back).
+  std::string writes;
+  using lanai::Op;
+  const bool pred_ok = !d.rrm || d.cc == 0 || d.op == Op::kSel || lanai::cond_holds(d.cc, trace_flags_);
+  const bool writes_rd = d.rd < 32 && d.op != Op::kStore && d.op != Op::kBr && d.op != Op::kBrr && d.op != Op::kAluToPc &&
+                         d.op != Op::kIllegal && !d.to_pc && pred_ok;
+  for (unsigned r = 3; r < 32; ++r)
+    if (s.r[r] != trace_regs_[r] || (writes_rd && r == d.rd)) writes += fmt::format(" {}=0x{:08x}", lanai::reg_name(r), s.r[r]);
+  if (s.f.n != trace_flags_.n || s.f.z != trace_flags_.z || s.f.v != trace_flags_.v || s.f.c != trace_flags_.c)
+    writes += fmt::format(" flags={}{}{}{}", s.f.n ? 'N' : 'n', s.f.z ? 'Z' : 'z', s.f.v ? 'V' : 'v', s.f.c ? 'C' : 'c');
+  for (unsigned i = 0; i < 3; ++i)
+    if (s.qmask & (1u << i)) {
+      writes += fmt::format(" ->0x{:08x}", s.q[i]);
+      break;
+    }
+  *trace_ << fmt::format("{:>14} {:08x} {:<28} {:<34}{}\n", format_time(trace_time_), pc, prog_.symbols.describe(pc),
+                         lanai::disassemble_pretty(d.raw, pc), writes);
+}
+
+std::string LanaiCore::profile_report() const {
+  struct Row { std::uint64_t insns = 0, cycles = 0; };
+  std::map<std::string, Row> rows;
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < prof_count_.size(); ++i) {
+    if (!prof_count_[i]) continue;
+    const std::uint32_t pc = prog_.code_lo + static_cast<std::uint32_t>(i * 4);
+    const lanai::Symbol* sym = prog_.symbols.find(pc);
+    Row& r = rows[sym ? sym->display : fmt::format("0x{:08x}", pc)];
+    r.insns += prof_count_[i];
+    r.cycles += prof_cycles_[i];
+    total += prof_cycles_[i];
+  }
+  std::vector<std::pair<std::string, Row>> v(rows.begin(), rows.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second.cycles > b.second.cycles; });
+  std::string out = fmt::format("flat profile ({} cycles, {} instructions, {} of firmware time)\n", total, s_.instret,
+                                format_time(cycles_to_time(total)));
+  out += fmt::format("{:>7} {:>14} {:>14} {:>12}  {}\n", "%time", "cycles", "instructions", "time", "function");
+  for (const auto& [name, r] : v)
+    out += fmt::format("{:>6.2f}% {:>14} {:>14} {:>12}  {}\n", total ? 100.0 * static_cast<double>(r.cycles) / static_cast<double>(total) : 0.0,
+                       r.cycles, r.insns, format_time(cycles_to_time(r.cycles)), name);
+  return out;
+}
+
+std::string LanaiCore::fault_report(const Fault& f) const {
+  std::string o;
+  const std::uint32_t w = code_word(f.pc);
+  o += fmt::format("firmware fault: {}\n", lanai::fault_kind_name(f.kind));
+  o += fmt::format("  time  : {}\n", format_time(core_time()));
+  o += fmt::format("  pc    : 0x{:08x} <{}>\n", f.pc, prog_.symbols.describe(f.pc));
+  if (f.pc - prog_.code_lo < code_len_ && !(f.pc & 3u))
+    o += fmt::format("  insn  : {:08x}  {}\n", w, lanai::disassemble_pretty(w, f.pc));
+  else
+    o += "  insn  : (not in code)\n";
+  o += fmt::format("  cause : {}\n", f.detail);
+  o += "  registers:\n";
+  for (unsigned r = 0; r < 32; ++r) {
+    o += fmt::format("    {:<4}= 0x{:08x}", lanai::reg_name(r), r == lanai::kPc ? f.pc : s_.r[r]);
+    if (r % 4 == 3) o += "\n";
+  }
+  o += fmt::format("  flags : N={} Z={} V={} C={}\n", int(s_.f.n), int(s_.f.z), int(s_.f.v), int(s_.f.c));
+  const unsigned n = std::min<std::uint32_t>(s_.hist_n, 16);
+  o += fmt::format("  last {} pcs (oldest first):\n", n);
+  for (unsigned i = 0; i < n; ++i) {
+    const std::uint32_t pc = s_.hist[(s_.hist_n - n + i) & 15u];
+    o += fmt::format("    0x{:08x} {:<28} {}\n", pc, "<" + prog_.symbols.describe(pc) + ">", lanai::disassemble_pretty(code_word(pc), pc));
+  }
+  o += fmt::format("  retired: {} instructions, {} cycles\n", s_.instret, s_.cycles);
+  return o;
+}
+
+void LanaiCore::run_thread() {
+  start_time_ = static_cast<Time>(sc_core::sc_time_stamp().value());
+  acquire_dmi();
+  predecode_all();
+  s_.reset(prog_.entry);
+  s_.stack_limit = prog_.stack_limit;
+  if (profile_) {
+    prof_count_.assign(icache_.size(), 0);
+    prof_cycles_.assign(icache_.size(), 0);
+  }
+  qk_.reset();
+  const unsigned __int128 hz = clock_hz_;
+  try {
+    while (!halted_) {
+      if (cfg_.dmi && !dmi_) acquire_dmi();
+      const Time now = static_cast<Time>(sc_core::sc_time_stamp().value());
+      // Cycles at which the core reaches the end of this quantum: smallest c with
+      // start + time(c) + extra >= now + quantum, i.e. c = ceil(T * f / 1e12).
+      const Time goal = now + cfg_.quantum, base = start_time_ + extra_time_;
+      const Time until = goal > base ? goal - base : 0;
+      const std::uint64_t target = static_cast<std::uint64_t>((static_cast<unsigned __int128>(until) * hz + 999999999999ull) / 1000000000000ull);
+      s_.budget = std::max<std::uint64_t>(target, s_.cycles + 1);
+      if (observe_) lanai::run<LanaiCore, true>(s_, *this);
+      else lanai::run<LanaiCore, false>(s_, *this);
+      const Time ct = core_time();
+      if (ct > now) {
+        qk_.set(sc_core::sc_time(static_cast<double>(ct - now), sc_core::SC_PS));
+        qk_.sync();
+      }
+    }
+  } catch (const Fault& f) {
+    result_.outcome = Outcome::kFault;
+    result_.end_time = core_time();
+    result_.fault_report = fault_report(f);
+  }
+  result_.instructions = s_.instret;
+  result_.cycles = s_.cycles;
+  if (on_stop) on_stop();
+}
+
+}  // namespace sanvp::nic

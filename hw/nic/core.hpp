@@ -1,0 +1,202 @@
+// LanaiCore: the NIC's processor as a TLM-2.0 initiator. It runs predecoded Lanai code
+// (hw/nic/iss) ahead of SystemC time by at most one quantum (tlm_utils::tlm_quantumkeeper),
+// with DMI to SRAM for fetches, loads and stores and b_transport for everything else.
+// Firmware time = cycles x clock period, cycles from a per-instruction-class model, plus any
+// delay that MMIO targets annotate.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+#include <utility>
+#include <vector>
+
+#include "hw/nic/iss/cpu_state.hpp"
+#include "hw/nic/iss/isa.hpp"
+#include "hw/nic/iss/symbols.hpp"
+#include "platform/core/params.hpp"
+#include "platform/core/time.hpp"
+
+namespace sanvp::nic {
+
+class LanaiCore : public sc_core::sc_module {
+ public:
+  static inline const ParamRegistrar params{{
+      {"nic.core", "clock", ParamType::Real, "MHz", "66", "core clock frequency"},
+      {"nic.core", "quantum", ParamType::Time, "ns", "10us", "TLM quantum: how far the core may run ahead of SystemC time"},
+      {"nic.core", "dmi", ParamType::Bool, "", "true", "direct memory interface to SRAM (false: every fetch/load/store is a b_transport)"},
+      {"nic.core", "cycles_alu", ParamType::Int, "cycles", "1", "ALU, shift, select, set-on-condition, popc/leadz/trailz, mov"},
+      {"nic.core", "cycles_load", ParamType::Int, "cycles", "2", "load (word or part-word; includes the load-use interlock)"},
+      {"nic.core", "cycles_store", ParamType::Int, "cycles", "1", "store"},
+      {"nic.core", "cycles_branch", ParamType::Int, "cycles", "1", "conditional or unconditional branch, not taken"},
+      {"nic.core", "cycles_taken", ParamType::Int, "cycles", "1", "extra cycles of a taken branch"},
+      {"nic.core", "cycles_jump", ParamType::Int, "cycles", "2", "ALU write to pc (jump or call through a register)"},
+      {"nic.core", "cycles_load_pc", ParamType::Int, "cycles", "3", "load into pc (function return)"},
+  }};
+
+  struct Config {
+    double clock_mhz = 66.0;
+    Time quantum = 10 * kUs;
+    bool dmi = true;
+    std::array<std::uint8_t, static_cast<std::size_t>(lanai::CycleClass::kCount)> cycles{{1, 2, 1, 1, 2, 3}};
+    std::uint32_t taken_extra = 1;
+    static Config from_params(ParamValues& pv, const std::string& path);
+    std::uint64_t clock_hz() const;
+  };
+
+  // What the loader tells the core about the program in SRAM.
+  struct Program {
+    std::uint32_t entry = 0;
+    std::uint32_t code_lo = 0, code_hi = 0;  // instructions may only be fetched from [lo, hi)
+    std::uint32_t stack_limit = 0;           // sp below this is a stack overflow (0: no check)
+    lanai::SymbolTable symbols;
+  };
+
+  enum class Outcome { kRunning, kExited, kFault };
+  struct Result {
+    Outcome outcome = Outcome::kRunning;
+    std::uint32_t exit_code = 0;
+    Time end_time = 0;  // time of the exit-register write, or of the faulting instruction
+    std::uint64_t instructions = 0;
+    std::uint64_t cycles = 0;
+    std::string fault_report;  // multi-line, for kFault
+  };
+
+  tlm_utils::simple_initiator_socket<LanaiCore> socket;
+
+  SC_HAS_PROCESS(LanaiCore);
+  LanaiCore(sc_core::sc_module_name name, const Config& cfg, Program prog);
+
+  // Ends execution after the current instruction (the exit register calls this).
+  void request_exit(std::uint32_t code, Time when);
+  // Ends the current quantum after the current instruction, so SystemC time catches up with
+  // the core before it runs on (for devices whose registers start activity elsewhere).
+  // Targets may also block inside b_transport (wait-for-event): the core adds the time spent.
+  void request_sync();
+  const Result& result() const { return result_; }
+  // Called once the core has stopped (exit or fault). Default: sc_stop().
+  std::function<void()> on_stop;
+
+  // Developer tools. A trace line per instruction whose pc lies in one of `ranges`
+  // (empty: all) goes to `out`.
+  void enable_trace(std::ostream* out, std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges);
+  void enable_profile();
+  std::string profile_report() const;
+
+  Time cycles_to_time(std::uint64_t cycles) const;
+  const lanai::CpuState& state() const { return s_; }
+  const Config& config() const { return cfg_; }
+
+  // --- Executor environment (see hw/nic/iss/executor.hpp); public for the template only ---
+  std::uint64_t taken_extra = 1;
+  inline const lanai::Insn& fetch(lanai::CpuState& s, std::uint32_t pc);
+  inline std::uint32_t load(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, bool zext);
+  inline void store(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, std::uint32_t v);
+  void before(const lanai::CpuState& s, const lanai::Insn& d);
+  void after(const lanai::CpuState& s, const lanai::Insn& d, std::uint64_t cycles);
+
+ private:
+  void run_thread();
+  void acquire_dmi();
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
+  void predecode_all();
+  lanai::Insn decode_with_cycles(std::uint32_t raw) const;
+  [[noreturn]] void fetch_fault(std::uint32_t pc) const;
+  [[noreturn]] void misaligned(std::uint32_t ea, unsigned n, bool is_store) const;
+  const lanai::Insn& refetch(lanai::Insn& d, std::uint32_t raw);
+  std::uint32_t fetch_slow(std::uint32_t pc);
+  std::uint32_t transport(tlm::tlm_command cmd, std::uint32_t ea, unsigned n, std::uint32_t v);
+  Time core_time() const { return start_time_ + cycles_to_time(s_.cycles) + extra_time_; }
+  std::string fault_report(const lanai::Fault& f) const;
+  std::uint32_t code_word(std::uint32_t pc) const;
+
+  Config cfg_;
+  Program prog_;
+  std::uint64_t clock_hz_;
+  lanai::CpuState s_;
+  Result result_;
+  tlm_utils::tlm_quantumkeeper qk_;
+  Time start_time_ = 0;
+  Time extra_time_ = 0;  // delay annotated by targets of transported accesses
+  bool halted_ = false;
+
+  // DMI window (host pointer to the first byte of [dmi_lo_, dmi_lo_ + dmi_len_)).
+  std::uint8_t* dmi_ = nullptr;
+  std::uint32_t dmi_lo_ = 0, dmi_len_ = 0;
+  const std::uint8_t* dmi_code_ = nullptr;  // host pointer to code_lo when code is in the DMI window
+
+  std::vector<lanai::Insn> icache_;  // one entry per code word; re-decoded when memory changes
+  std::uint32_t code_len_ = 0;
+
+  // Trace and profile.
+  bool observe_ = false;
+  std::ostream* trace_ = nullptr;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> trace_ranges_;
+  std::array<std::uint32_t, 33> trace_regs_{};
+  lanai::Flags trace_flags_;
+  Time trace_time_ = 0;
+  bool profile_ = false;
+  std::vector<std::uint64_t> prof_count_, prof_cycles_;
+};
+
+// ---- inline hot paths ----
+
+inline std::uint32_t be32(const std::uint8_t* p) {
+  std::uint32_t v;
+  __builtin_memcpy(&v, p, 4);
+  return __builtin_bswap32(v);
+}
+
+inline const lanai::Insn& LanaiCore::fetch(lanai::CpuState&, std::uint32_t pc) {
+  const std::uint32_t off = pc - prog_.code_lo;
+  if (off >= code_len_ || (pc & 3u)) fetch_fault(pc);
+  lanai::Insn& d = icache_[off >> 2];
+  const std::uint32_t raw = dmi_code_ ? be32(dmi_code_ + off) : fetch_slow(pc);
+  if (raw != d.raw) return refetch(d, raw);
+  return d;
+}
+
+inline std::uint32_t LanaiCore::load(lanai::CpuState&, std::uint32_t ea, lanai::Width w, bool zext) {
+  const unsigned n = static_cast<unsigned>(w);
+  if (ea & (n - 1)) misaligned(ea, n, false);
+  const std::uint32_t off = ea - dmi_lo_;
+  std::uint32_t v;
+  if (off < dmi_len_) {
+    const std::uint8_t* p = dmi_ + off;
+    if (w == lanai::Width::kWord) return be32(p);
+    v = (w == lanai::Width::kHalf) ? ((std::uint32_t{p[0]} << 8) | p[1]) : p[0];
+  } else {
+    v = transport(tlm::TLM_READ_COMMAND, ea, n, 0);
+    if (w == lanai::Width::kWord) return v;
+  }
+  if (zext) return v;
+  return w == lanai::Width::kHalf ? static_cast<std::uint32_t>(static_cast<std::int16_t>(v))
+                                  : static_cast<std::uint32_t>(static_cast<std::int8_t>(v));
+}
+
+inline void LanaiCore::store(lanai::CpuState&, std::uint32_t ea, lanai::Width w, std::uint32_t v) {
+  const unsigned n = static_cast<unsigned>(w);
+  if (ea & (n - 1)) misaligned(ea, n, true);
+  const std::uint32_t off = ea - dmi_lo_;
+  if (off < dmi_len_) {
+    std::uint8_t* p = dmi_ + off;
+    if (w == lanai::Width::kWord) {
+      const std::uint32_t b = __builtin_bswap32(v);
+      __builtin_memcpy(p, &b, 4);
+    } else if (w == lanai::Width::kHalf) {
+      p[0] = static_cast<std::uint8_t>(v >> 8);
+      p[1] = static_cast<std::uint8_t>(v);
+    } else {
+      p[0] = static_cast<std::uint8_t>(v);
+    }
+    return;
+  }
+  transport(tlm::TLM_WRITE_COMMAND, ea, n, v);
+}
+
+}  // namespace sanvp::nic

@@ -1,0 +1,110 @@
+// Lanai instruction set as LLVM 14 emits it (see /work/shared/lanai-isa.md and LLVM's
+// llvm/lib/Target/Lanai/). Pure data and bit twiddling: no SystemC, usable by the ISS, the
+// disassembler, the linker and the tests alike.
+#pragma once
+#include <cstdint>
+
+namespace sanvp::lanai {
+
+// Register numbers with an ABI role.
+enum Reg : std::uint8_t { kR0 = 0, kR1 = 1, kPc = 2, kSp = 4, kFp = 5, kRv = 8, kRca = 15 };
+
+// Condition codes: cc = DDD*2 + I (section 3.8 of the ISA notes).
+enum Cond : std::uint8_t {
+  kT = 0, kF, kUgt, kUle, kUlt, kUge, kNe, kEq, kVc, kVs, kPl, kMi, kGe, kLt, kGt, kLe
+};
+
+struct Flags {
+  bool n = false, z = false, v = false, c = false;
+};
+
+inline bool cond_holds(unsigned cc, const Flags& f) {
+  switch (cc & 15) {
+    case kT: return true;
+    case kF: return false;
+    case kUgt: return f.c && !f.z;
+    case kUle: return !f.c || f.z;
+    case kUlt: return !f.c;
+    case kUge: return f.c;
+    case kNe: return !f.z;
+    case kEq: return f.z;
+    case kVc: return !f.v;
+    case kVs: return f.v;
+    case kPl: return !f.n;
+    case kMi: return f.n;
+    case kGe: return f.n == f.v;
+    case kLt: return f.n != f.v;
+    case kGt: return !f.z && f.n == f.v;
+    default: return f.z || f.n != f.v;  // kLe
+  }
+}
+
+// ALU operation codes (AAA in RI, BBB in RR/RRM).
+enum Alu : std::uint8_t { kAdd = 0, kAddc, kSub, kSubb, kAnd, kOr, kXor, kShift };
+
+// Executable operation kinds after predecoding. One kind per distinct behaviour so the
+// executor's switch does the least work per instruction.
+enum class Op : std::uint8_t {
+  kIllegal,
+  // ALU results go to a GPR (never pc); `b` is the immediate (RI) or rs2 (RR, predicated).
+  kAddRI, kAddcRI, kSubRI, kSubbRI, kAndRI, kOrRI, kXorRI, kShRI, kShaRI,
+  kAddRR, kAddcRR, kSubRR, kSubbRR, kAndRR, kOrRR, kXorRR, kShRR, kShaRR,
+  kSel,
+  kAluToPc,  // any RI/RR/SELECT/SCC form whose destination is pc (jump, 1 delay slot)
+  kPopc, kLeadz, kTrailz,
+  kScc,
+  kBr,       // conditional absolute branch, 1 delay slot
+  kBrr,      // pc-relative branch (never emitted by LLVM 14; executed as documented)
+  // Memory. `mode` says how the address is formed and what is written back.
+  kLoad, kStore,
+  kSli,      // mov const21, rd
+};
+
+// Address modes shared by RM, RRM and SPLS (P/Q bits), plus SLS absolute.
+enum class AddrMode : std::uint8_t {
+  kBase,     // PQ=00: ea = rs1
+  kPost,     // PQ=01: ea = rs1; rs1 = rs1 op k
+  kOffset,   // PQ=10: ea = rs1 op k
+  kPre,      // PQ=11: ea = rs1 op k; rs1 = ea
+  kAbsolute  // SLS: ea = imm
+};
+
+enum class Width : std::uint8_t { kWord = 4, kHalf = 2, kByte = 1 };
+
+// Cycle-model classes (the core maps each to a configurable cycle count).
+enum class CycleClass : std::uint8_t { kAlu, kLoad, kStore, kBranch, kJump, kLoadPc, kCount };
+
+// Register-file slot that absorbs writes to r0 and r1.
+inline constexpr std::uint8_t kDiscard = 32;
+inline constexpr std::uint8_t kDiscardSlot = kDiscard;
+
+struct Insn {
+  std::uint32_t raw = 0;
+  std::uint32_t imm = 0;    // RI constant K, memory offset (sign-extended), SLS address, branch target
+  Op op = Op::kIllegal;
+  std::uint8_t rd = 0;      // destination; r0/r1 map to the discard slot kDiscard
+  std::uint8_t rs1 = 0;
+  std::uint8_t rs2 = 0;
+  std::uint8_t wb = kDiscardSlot;  // write-back register of pre/post-modify addressing
+  std::uint8_t cc = 0;      // predicate / branch condition
+  std::uint8_t alu = 0;     // Alu op for kAluToPc and RRM address arithmetic
+  bool setf = false;        // .f
+  bool rrm = false;         // memory address uses rs1 <alu> rs2 instead of rs1 + imm
+  bool zext = false;        // loads: zero-extend (uld)
+  AddrMode mode = AddrMode::kBase;
+  Width width = Width::kWord;
+  CycleClass cls = CycleClass::kAlu;
+  bool writes_sp = false;   // destination (or write-back base) is sp: stack-guard check
+  bool to_pc = false;       // loads into pc (2 delay slots)
+  std::uint8_t cyc = 1;     // cycles, filled in by the core's decode cache from its cycle model
+};
+
+Insn decode(std::uint32_t word);
+
+inline std::int32_t sext(std::uint32_t v, unsigned bits) {
+  const std::uint32_t m = 1u << (bits - 1);
+  v &= (bits == 32) ? ~0u : ((1u << bits) - 1);
+  return static_cast<std::int32_t>((v ^ m) - m);
+}
+
+}  // namespace sanvp::lanai

@@ -1,0 +1,126 @@
+// `sanvp fw run IMAGE` and `sanvp fw disasm IMAGE`.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "hw/nic/iss/disasm.hpp"
+#include "platform/cli/commands.hpp"
+#include "platform/core/error.hpp"
+#include "platform/fw/fw_platform.hpp"
+
+namespace sanvp::fw {
+namespace {
+
+struct FwOptions {
+  std::string image;
+  std::vector<std::string> sets;
+  bool trace = false;
+  std::string trace_file, trace_filter;
+  bool profile = false;
+  std::string profile_file;
+  std::string timeout = "10s";
+  bool stats = false;
+  std::string disasm_image;
+};
+
+FwOptions& opts() {
+  static FwOptions o;
+  return o;
+}
+
+std::ostream* open_out(const std::string& path, std::unique_ptr<std::ofstream>& holder) {
+  if (path.empty()) return &std::cerr;
+  holder = std::make_unique<std::ofstream>(path);
+  if (!*holder) throw UserError(fmt::format("{}: cannot open for writing", path));
+  return holder.get();
+}
+
+int run_fw() {
+  auto& o = opts();
+  ParamValues pv;
+  for (const auto& s : o.sets) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("--set: '{}' is not key=value", s));
+    pv.set(s.substr(0, eq), s.substr(eq + 1), "--set");
+  }
+  const Time timeout = parse_time(o.timeout, "--timeout");
+  const Image im = Image::load(o.image);
+  FwPlatform plat("nic", pv, im, &std::cout);
+  pv.check_all_used();
+  std::unique_ptr<std::ofstream> trace_holder, prof_holder;
+  if (o.trace || !o.trace_file.empty() || !o.trace_filter.empty())
+    plat.core->enable_trace(open_out(o.trace_file, trace_holder), parse_pc_filter(o.trace_filter, im));
+  std::ostream* prof = nullptr;
+  if (o.profile || !o.profile_file.empty()) {
+    prof = open_out(o.profile_file, prof_holder);
+    plat.core->enable_profile();
+  }
+  const auto wall0 = std::chrono::steady_clock::now();
+  sc_core::sc_start(sc_core::sc_time(static_cast<double>(timeout), sc_core::SC_PS));
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  std::cout.flush();
+  const auto& r = plat.core->result();
+  if (prof) *prof << plat.core->profile_report();
+  if (o.stats)
+    fmt::print(stderr, "firmware: {} instructions, {} cycles, {} simulated, {:.1f} MIPS host\n", r.instructions, r.cycles,
+               format_time(r.end_time), wall > 0 ? static_cast<double>(r.instructions) / wall / 1e6 : 0.0);
+  switch (r.outcome) {
+    case nic::LanaiCore::Outcome::kExited:
+      if (o.stats) fmt::print(stderr, "firmware exited with code {} at {}\n", r.exit_code, format_time(r.end_time));
+      return static_cast<int>(r.exit_code & 0xFF);
+    case nic::LanaiCore::Outcome::kFault:
+      fmt::print(stderr, "{}", r.fault_report);
+      return kExitSimError;
+    default:
+      throw SimError(fmt::format("firmware did not exit within {} of simulated time (--timeout)", format_time(timeout)));
+  }
+}
+
+int disasm_fw() {
+  const Image im = Image::load(opts().disasm_image);
+  lanai::SymbolTable syms(im.symbols);
+  for (const auto& seg : im.segments) {
+    if (seg.zero) continue;
+    for (std::uint32_t pc = std::max(seg.addr, im.code_lo); pc + 4 <= std::min(seg.addr + seg.size, im.code_hi); pc += 4) {
+      for (const auto& s : syms.all())
+        if (s.addr == pc && s.is_function) fmt::print("\n{:08x} <{}>:\n", pc, s.name);
+      const std::uint8_t* p = seg.data.data() + (pc - seg.addr);
+      const std::uint32_t w = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+      std::string text = lanai::disassemble(w, pc);
+      if (!text.empty() && text[0] == '\t') text.erase(0, 1);  // llvm-objdump prints `sel` without the extra tab
+      const unsigned top = w >> 28;
+      if (top == 14 && (w & 2) == 0) text += " <" + syms.describe(w & 0x01FFFFFC) + ">";
+      fmt::print("{:8x}: {:02x} {:02x} {:02x} {:02x}  \t{}\n", pc, p[0], p[1], p[2], p[3], text);
+    }
+  }
+  return 0;
+}
+
+const CommandRegistrar reg{"fw", [](CLI::App& app) -> CommandRun {
+  auto& o = opts();
+  auto* fw = app.add_subcommand("fw", "LANai firmware: run an image on a bare core + SRAM + console, or disassemble it");
+  fw->require_subcommand(1);
+  auto* run = fw->add_subcommand("run", "run a firmware image; the exit code is the firmware's exit(code)");
+  run->add_option("image", o.image, "firmware image (from add_lanai_firmware / sanvp-fwld)")->required();
+  run->add_option("--set", o.sets, "override a parameter: key=value (e.g. nic.core.clock=100)");
+  run->add_flag("--fw-trace", o.trace, "trace every instruction (time, pc, symbol, disassembly, register writes) to stderr");
+  run->add_option("--fw-trace-file", o.trace_file, "write the trace to this file (implies --fw-trace)");
+  run->add_option("--fw-trace-filter", o.trace_filter, "trace only these functions or pc ranges: 'main,0x100-0x200' (implies --fw-trace)");
+  run->add_flag("--fw-profile", o.profile, "print a flat per-function profile at exit to stderr");
+  run->add_option("--fw-profile-file", o.profile_file, "write the profile to this file (implies --fw-profile)");
+  run->add_option("--timeout", o.timeout, "stop with an error after this much simulated time")->capture_default_str();
+  run->add_flag("--stats", o.stats, "print instructions, cycles, simulated time and host MIPS to stderr");
+  auto* dis = fw->add_subcommand("disasm", "disassemble the code of a firmware image");
+  dis->add_option("image", o.disasm_image, "firmware image")->required();
+  return [run, dis]() -> int {
+    if (run->parsed()) return run_fw();
+    if (dis->parsed()) return disasm_fw();
+    return 0;
+  };
+}};
+
+}  // namespace
+}  // namespace sanvp::fw

@@ -1,0 +1,77 @@
+#include "platform/fw/fw_platform.hpp"
+
+#include <fmt/format.h>
+#include <ostream>
+
+#include "hw/nic/memory_map.hpp"
+#include "platform/core/error.hpp"
+
+namespace sanvp::fw {
+
+nic::LanaiCore::Program program_of(const Image& image) {
+  nic::LanaiCore::Program p;
+  p.entry = image.entry;
+  p.code_lo = image.code_lo;
+  p.code_hi = image.code_hi;
+  p.stack_limit = image.stack_limit;
+  p.symbols = lanai::SymbolTable(image.symbols);
+  return p;
+}
+
+FwPlatform::FwPlatform(sc_core::sc_module_name name, ParamValues& pv, const Image& image, std::ostream* console)
+    : sc_module(name), bus("bus") {
+  const std::string path = this->name();
+  const auto size = pv.integer(path + ".sram", "nic.sram", "size");
+  if (size <= 0 || size % 8 || size > nic::map::kSramMaxSize)
+    throw UserError(fmt::format("nic.sram.size: {} must be a positive multiple of 8 of at most {}", size, nic::map::kSramMaxSize));
+  if (static_cast<std::uint64_t>(size) < image.sram_size)
+    throw UserError(fmt::format("image was linked for 0x{:x} bytes of SRAM (its stack starts at the top) but nic.sram.size is 0x{:x}",
+                                image.sram_size, size));
+  sram = std::make_unique<nic::Sram>("sram", static_cast<std::uint32_t>(size));
+  for (const auto& s : image.segments) {
+    if (std::uint64_t{s.addr} + s.size > static_cast<std::uint64_t>(size))
+      throw UserError(fmt::format("image segment 0x{:x}+0x{:x} does not fit the SRAM (0x{:x} bytes)", s.addr, s.size, size));
+    if (!s.zero) sram->write(s.addr, s.data.data(), s.size);
+  }
+  sys = std::make_unique<nic::SysRegs>("sys", pv.time(path + ".sys", "nic.sys", "latency"));
+  core = std::make_unique<nic::LanaiCore>("core", nic::LanaiCore::Config::from_params(pv, path + ".core"), program_of(image));
+  sram->set_dmi_allowed(core->config().dmi);
+  if (console) sys->on_console = [console](char c) { console->put(c); };
+  sys->on_exit = [this](std::uint32_t code, Time when) { core->request_exit(code, when); };
+  core->socket.bind(bus.from_initiators);
+  bus.map(sram->socket, nic::map::kSramBase, static_cast<std::uint64_t>(size), "sram");
+  bus.map(sys->socket, nic::map::kSysBase, nic::map::kSysSize, "sys");
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> parse_pc_filter(const std::string& spec, const Image& image) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  lanai::SymbolTable syms(image.symbols);
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    std::size_t comma = spec.find(',', start);
+    if (comma == std::string::npos) comma = spec.size();
+    const std::string item = spec.substr(start, comma - start);
+    start = comma + 1;
+    if (item.empty()) continue;
+    const auto dash = item.find_first_of("-:");
+    if (item.rfind("0x", 0) == 0 && dash != std::string::npos) {
+      const auto lo = parse_int(item.substr(0, dash), "--fw-trace-filter");
+      const auto hi = parse_int(item.substr(dash + 1), "--fw-trace-filter");
+      if (lo < 0 || hi <= lo || hi > 0xFFFFFFFFll) throw UserError(fmt::format("--fw-trace-filter: '{}' is not a range LO-HI", item));
+      out.emplace_back(static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi));
+      continue;
+    }
+    const lanai::Symbol* s = syms.by_name(item);
+    if (!s) throw UserError(fmt::format("--fw-trace-filter: no symbol '{}' in the image (give a symbol or a pc range 0xLO-0xHI)", item));
+    std::uint32_t hi = s->addr + s->size;
+    if (s->size == 0) {
+      hi = image.code_hi;
+      for (const auto& o : syms.all())
+        if (o.addr > s->addr) { hi = o.addr; break; }
+    }
+    out.emplace_back(s->addr, hi);
+  }
+  return out;
+}
+
+}  // namespace sanvp::fw

@@ -1,0 +1,108 @@
+#include "platform/fw/image.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <iterator>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp::fw {
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'A', 'N', 'V', 'P', 'F', 'W', '1'};
+
+void put32(std::string& o, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) o.push_back(static_cast<char>(v >> (8 * i)));
+}
+
+struct Reader {
+  const std::string& buf;
+  std::size_t pos = 0;
+  const std::string& path;
+  std::uint32_t u32() {
+    need(4);
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= std::uint32_t{static_cast<std::uint8_t>(buf[pos + i])} << (8 * i);
+    pos += 4;
+    return v;
+  }
+  void need(std::size_t n) {
+    if (buf.size() - pos < n) throw UserError(fmt::format("{}: truncated firmware image", path));
+  }
+};
+
+}  // namespace
+
+void Image::save(const std::string& path) const {
+  std::string o(kMagic, 8);
+  for (std::uint32_t v : {entry, code_lo, code_hi, stack_limit, stack_top, sram_size,
+                          static_cast<std::uint32_t>(segments.size()), static_cast<std::uint32_t>(symbols.size())})
+    put32(o, v);
+  for (const auto& s : segments) {
+    put32(o, s.addr);
+    put32(o, s.size);
+    put32(o, s.zero ? 1 : 0);
+    if (!s.zero) o.append(reinterpret_cast<const char*>(s.data.data()), s.data.size());
+  }
+  for (const auto& s : symbols) {
+    put32(o, s.addr);
+    put32(o, s.size);
+    put32(o, s.is_function ? 1 : 0);
+    put32(o, static_cast<std::uint32_t>(s.name.size()));
+    o += s.name;
+  }
+  std::ofstream f(path, std::ios::binary);
+  if (!f || !f.write(o.data(), static_cast<std::streamsize>(o.size())))
+    throw UserError(fmt::format("{}: cannot write firmware image", path));
+}
+
+Image Image::load(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw UserError(fmt::format("{}: cannot open firmware image", path));
+  const std::string buf((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (buf.size() < 8 || buf.compare(0, 8, kMagic, 8) != 0) {
+    if (buf.size() >= 4 && buf.compare(0, 4, "\x7f" "ELF") == 0)
+      throw UserError(fmt::format("{}: is an ELF object, not a firmware image (link it with sanvp-fwld, or use add_lanai_firmware)", path));
+    throw UserError(fmt::format("{}: not a sanvp firmware image (bad magic)", path));
+  }
+  Reader r{buf, 8, path};
+  Image im;
+  im.entry = r.u32();
+  im.code_lo = r.u32();
+  im.code_hi = r.u32();
+  im.stack_limit = r.u32();
+  im.stack_top = r.u32();
+  im.sram_size = r.u32();
+  const std::uint32_t nseg = r.u32(), nsym = r.u32();
+  if (nseg > 4096 || nsym > (1u << 22)) throw UserError(fmt::format("{}: corrupt firmware image (counts)", path));
+  for (std::uint32_t i = 0; i < nseg; ++i) {
+    Segment s;
+    s.addr = r.u32();
+    s.size = r.u32();
+    s.zero = r.u32() != 0;
+    if (std::uint64_t{s.addr} + s.size > 0x100000000ull) throw UserError(fmt::format("{}: corrupt firmware image (segment range)", path));
+    if (!s.zero) {
+      r.need(s.size);
+      s.data.assign(buf.begin() + static_cast<std::ptrdiff_t>(r.pos), buf.begin() + static_cast<std::ptrdiff_t>(r.pos + s.size));
+      r.pos += s.size;
+    }
+    im.segments.push_back(std::move(s));
+  }
+  for (std::uint32_t i = 0; i < nsym; ++i) {
+    lanai::Symbol s;
+    s.addr = r.u32();
+    s.size = r.u32();
+    s.is_function = r.u32() != 0;
+    const std::uint32_t n = r.u32();
+    r.need(n);
+    s.name = buf.substr(r.pos, n);
+    r.pos += n;
+    im.symbols.push_back(std::move(s));
+  }
+  if (im.code_hi < im.code_lo || ((im.code_lo | im.code_hi | im.entry) & 3u))
+    throw UserError(fmt::format("{}: corrupt firmware image (code range)", path));
+  return im;
+}
+
+}  // namespace sanvp::fw

@@ -1,0 +1,32 @@
+// Firmware image: what the project's linker produces and what `sanvp fw run` loads. Memory
+// contents per segment, the entry point, the code range (fetches outside it fault), the stack
+// window, and the symbol table for reports, traces and profiles.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/nic/iss/symbols.hpp"
+
+namespace sanvp::fw {
+
+struct Segment {
+  std::uint32_t addr = 0;
+  std::uint32_t size = 0;
+  bool zero = false;                // NOBITS: `size` zero bytes, no data
+  std::vector<std::uint8_t> data;   // memory order (big-endian words)
+};
+
+struct Image {
+  std::uint32_t entry = 0;
+  std::uint32_t code_lo = 0, code_hi = 0;
+  std::uint32_t stack_limit = 0, stack_top = 0;
+  std::uint32_t sram_size = 0;      // SRAM the image was linked for
+  std::vector<Segment> segments;
+  std::vector<lanai::Symbol> symbols;
+
+  void save(const std::string& path) const;          // throws UserError on I/O failure
+  static Image load(const std::string& path);        // throws UserError on a bad file
+};
+
+}  // namespace sanvp::fw

@@ -1,0 +1,136 @@
+// Test harness for the bare executor: flat big-endian memory, code assembled by llvm-mc at
+// test time, execution until pc reaches the end of the code.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "hw/nic/iss/executor.hpp"
+#include "hw/nic/iss/isa.hpp"
+
+namespace sanvp::test {
+
+inline std::string tool_output(const std::string& cmd) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) throw std::runtime_error("popen failed: " + cmd);
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int st = pclose(p);
+  if (st != 0) throw std::runtime_error("command failed: " + cmd + "\n" + out);
+  return out;
+}
+
+inline std::string temp_path(const std::string& suffix) {
+  return "/tmp/sanvp_iss_" + std::to_string(getpid()) + suffix;
+}
+
+// Assembles Lanai assembly with llvm-mc and returns the .text words in order (instructions and
+// .long data alike). Snippets that need relocations are refused: the ISS tests run unlinked code.
+inline std::vector<std::uint32_t> assemble(const std::string& text) {
+  const std::string src = temp_path(".s"), obj = temp_path(".o"), bin = temp_path(".bin");
+  {
+    std::ofstream f(src);
+    f << text << "\n";
+  }
+  const std::string enc = tool_output(std::string(LLVM_MC) + " --triple=lanai -show-encoding " + src + " 2>&1");
+  if (enc.find("fixup") != std::string::npos || enc.find("error") != std::string::npos)
+    throw std::runtime_error("snippet needs fixups or does not assemble:\n" + enc);
+  tool_output(std::string(LLVM_MC) + " --triple=lanai -filetype=obj " + src + " -o " + obj);
+  tool_output(std::string(LLVM_OBJCOPY) + " -O binary --only-section=.text " + obj + " " + bin);
+  std::ifstream in(bin, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& p : {src, obj, bin}) std::remove(p.c_str());
+  std::vector<std::uint32_t> words;
+  for (std::size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+    std::uint32_t w = 0;
+    for (std::size_t k = 0; k < 4; ++k) w = (w << 8) | static_cast<std::uint8_t>(bytes[i + k]);
+    words.push_back(w);
+  }
+  return words;
+}
+
+struct Halt {};
+
+struct FlatEnv {
+  std::vector<std::uint8_t> mem = std::vector<std::uint8_t>(0x10000, 0);
+  std::uint32_t code_lo = 0x1000, code_hi = 0x1000;
+  std::uint64_t taken_extra = 0;
+  lanai::Insn cur;
+
+  void load_code(const std::vector<std::uint32_t>& words) {
+    for (std::size_t i = 0; i < words.size(); ++i) st32(code_lo + static_cast<std::uint32_t>(4 * i), words[i]);
+    code_hi = code_lo + static_cast<std::uint32_t>(4 * words.size());
+  }
+  void st32(std::uint32_t a, std::uint32_t v) {
+    mem.at(a) = static_cast<std::uint8_t>(v >> 24);
+    mem.at(a + 1) = static_cast<std::uint8_t>(v >> 16);
+    mem.at(a + 2) = static_cast<std::uint8_t>(v >> 8);
+    mem.at(a + 3) = static_cast<std::uint8_t>(v);
+  }
+  std::uint32_t ld32(std::uint32_t a) const {
+    return (std::uint32_t{mem.at(a)} << 24) | (std::uint32_t{mem.at(a + 1)} << 16) | (std::uint32_t{mem.at(a + 2)} << 8) | mem.at(a + 3);
+  }
+  const lanai::Insn& fetch(lanai::CpuState&, std::uint32_t pc) {
+    if (pc == code_hi) throw Halt{};
+    if (pc < code_lo || pc > code_hi || (pc & 3u))
+      throw lanai::Fault{lanai::FaultKind::kFetchOutsideCode, pc, pc, "fetch outside code"};
+    cur = lanai::decode(ld32(pc));
+    cur.cyc = 1;
+    return cur;
+  }
+  std::uint32_t load(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, bool zext) {
+    const unsigned n = static_cast<unsigned>(w);
+    if (ea & (n - 1)) throw lanai::Fault{lanai::FaultKind::kMisalignedAccess, s.pc, ea, "misaligned"};
+    if (ea + n > mem.size()) throw lanai::Fault{lanai::FaultKind::kUnmappedAccess, s.pc, ea, "unmapped"};
+    if (n == 4) return ld32(ea);
+    std::uint32_t v = n == 2 ? (std::uint32_t{mem[ea]} << 8) | mem[ea + 1] : mem[ea];
+    if (zext) return v;
+    return n == 2 ? static_cast<std::uint32_t>(static_cast<std::int16_t>(v)) : static_cast<std::uint32_t>(static_cast<std::int8_t>(v));
+  }
+  void store(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, std::uint32_t v) {
+    const unsigned n = static_cast<unsigned>(w);
+    if (ea & (n - 1)) throw lanai::Fault{lanai::FaultKind::kMisalignedAccess, s.pc, ea, "misaligned"};
+    if (ea + n > mem.size()) throw lanai::Fault{lanai::FaultKind::kUnmappedAccess, s.pc, ea, "unmapped"};
+    for (unsigned i = 0; i < n; ++i) mem[ea + i] = static_cast<std::uint8_t>(v >> (8 * (n - 1 - i)));
+  }
+};
+
+// Runs `asm_text` from code_lo until pc reaches the end of the code; registers preset by `init`.
+struct Machine {
+  FlatEnv env;
+  lanai::CpuState s;
+  std::vector<std::uint32_t> words;
+
+  explicit Machine(const std::string& asm_text) {
+    words = assemble(asm_text);
+    env.load_code(words);
+    s.reset(env.code_lo);
+    s.r[lanai::kSp] = 0x8000;
+    s.r[lanai::kFp] = 0x8000;
+  }
+  Machine& set(unsigned r, std::uint32_t v) {
+    s.r[r] = v;
+    return *this;
+  }
+  Machine& run(std::uint64_t max_instructions = 10000) {
+    s.budget = max_instructions;
+    try {
+      lanai::run<FlatEnv, false>(s, env);
+    } catch (const Halt&) {
+      return *this;
+    }
+    throw std::runtime_error("program did not reach its end");
+  }
+  std::uint32_t r(unsigned i) const { return s.r[i]; }
+};
+
+}  // namespace sanvp::test
