@@ -41,5 +41,6 @@ struct LockstepResult {
 // Runs one lockstep simulation in this process (one SystemC kernel per process).
 LockstepResult run_lockstep_r4(const LockstepOptions& opt);  // RTL with NPORTS=8, NREGS=4
 LockstepResult run_lockstep_r5(const LockstepOptions& opt);  // RTL with NPORTS=8, NREGS=5
+LockstepResult run_lockstep_p16(const LockstepOptions& opt); // RTL with NPORTS=16, NREGS=6
 
 }  // namespace sanvp::barrier::tb

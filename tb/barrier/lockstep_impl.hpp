@@ -14,16 +14,15 @@
 
 namespace sanvp::barrier::tb {
 
-inline constexpr int kPorts = 8;
-using Data = sc_dt::sc_bv<16 * kPorts>;
-
 // Everything one model shows at its outputs.
-struct Outputs {
+template <int kPorts>
+struct OutputsT {
+  using Data = sc_dt::sc_bv<16 * kPorts>;
   std::uint32_t out_valid = 0;
   Data out_data;
   bool resp_valid = false;
   std::uint32_t resp_code = 0, resp_reg = 0, busy = 0, drops = 0;
-  bool operator==(const Outputs& o) const {
+  bool operator==(const OutputsT& o) const {
     return out_valid == o.out_valid && out_data == o.out_data && resp_valid == o.resp_valid &&
            resp_code == o.resp_code && resp_reg == o.resp_reg && busy == o.busy && drops == o.drops;
   }
@@ -36,7 +35,9 @@ struct Outputs {
   }
 };
 
-struct Inputs {
+template <int kPorts>
+struct InputsT {
+  using Data = sc_dt::sc_bv<16 * kPorts>;
   bool rst_n = false;
   std::uint32_t in_valid = 0, out_ready = 0;
   Data in_data;
@@ -52,7 +53,12 @@ struct Inputs {
 };
 
 // The barrier environment of protocol mode: groups of one switch, seen from its ports.
+template <int kPorts>
 class ProtocolEnv {
+  using Data = sc_dt::sc_bv<16 * kPorts>;
+  using Outputs = OutputsT<kPorts>;
+  using Inputs = InputsT<kPorts>;
+
  public:
   ProtocolEnv(std::uint64_t seed, int registers, LockstepResult& res)
       : rng_(seed, "tb.barrier.lockstep.protocol"), registers_(registers), res_(res),
@@ -166,7 +172,7 @@ class ProtocolEnv {
   }
 
   std::uint32_t random_cmask(int parent) {
-    std::uint32_t m = static_cast<std::uint32_t>(rng_.below(256)) | (1u << parent);
+    std::uint32_t m = static_cast<std::uint32_t>(rng_.below(1u << kPorts)) | (1u << parent);
     if ((m & ~(1u << parent)) == 0) m |= 1u << ((parent + 1 + static_cast<int>(rng_.below(kPorts - 1))) % kPorts);
     return m;
   }
@@ -201,7 +207,7 @@ class ProtocolEnv {
       const int parent = static_cast<int>(rng_.below(kPorts));
       switch (kind) {
         case 0: cfg_ = {-1, ConfigOp::Alloc, unused_gid(), parent, random_cmask(parent) & ~(1u << parent), ConfigStatus::Invalid}; break;
-        case 1: cfg_ = {-1, ConfigOp::Alloc, unused_gid(), kPorts + static_cast<int>(rng_.below(56)), 0xff, ConfigStatus::Invalid}; break;
+        case 1: cfg_ = {-1, ConfigOp::Alloc, unused_gid(), kPorts + static_cast<int>(rng_.below(64 - kPorts)), (1u << kPorts) - 1, ConfigStatus::Invalid}; break;
         case 2: cfg_ = {-1, ConfigOp::Release, unused_gid(), 0, 0, ConfigStatus::NotFound}; break;
         case 3: cfg_ = {-1, rng_.below(2) ? ConfigOp::Nop : ConfigOp::Reserved, unused_gid(), parent, random_cmask(parent), ConfigStatus::Invalid}; break;
         default: {
@@ -319,10 +325,13 @@ class ProtocolEnv {
 };
 
 // Chaos mode: unconstrained random stimulus over a few GIDs (no scoreboard, lockstep only).
+template <int kPorts>
 class ChaosEnv {
+  using Data = sc_dt::sc_bv<16 * kPorts>;
+
  public:
   explicit ChaosEnv(std::uint64_t seed) : rng_(seed, "tb.barrier.lockstep.chaos") {}
-  void step(std::uint64_t cyc, Inputs& in) {
+  void step(std::uint64_t cyc, InputsT<kPorts>& in) {
     in.rst_n = rng_.below(50000) != 0;  // an occasional reset in the middle of traffic
     in.in_valid = 0;
     in.in_data = Data();
@@ -333,13 +342,13 @@ class ChaosEnv {
       in.in_valid |= 1u << p;
       in.in_data.range(16 * p + 15, 16 * p) = m.encode();
     }
-    in.out_ready = static_cast<std::uint32_t>(rng_.below(256)) | static_cast<std::uint32_t>(rng_.below(256));
+    in.out_ready = static_cast<std::uint32_t>(rng_.below(1u << kPorts)) | static_cast<std::uint32_t>(rng_.below(1u << kPorts));
     in.cfg_valid = rng_.below(6) == 0;
     in.cfg_op = rng_.below(10) == 0 ? static_cast<std::uint32_t>(rng_.below(4)) : 1 + static_cast<std::uint32_t>(rng_.below(2));
     in.cfg_gid = static_cast<std::uint32_t>(rng_.below(6));
     in.cfg_parent = static_cast<std::uint32_t>(rng_.below(20) == 0 ? rng_.below(64) : rng_.below(kPorts));
-    in.cfg_cmask = static_cast<std::uint32_t>(rng_.below(256));
-    if (rng_.below(2)) in.cfg_cmask |= 1u << (in.cfg_parent & 7u);
+    in.cfg_cmask = static_cast<std::uint32_t>(rng_.below(1u << kPorts));
+    if (rng_.below(2) && static_cast<int>(in.cfg_parent) < kPorts) in.cfg_cmask |= 1u << in.cfg_parent;
     (void)cyc;
   }
 
@@ -347,10 +356,13 @@ class ChaosEnv {
   Rng rng_;
 };
 
-template <class Rtl>
+template <class Rtl, int kPorts>
 class LockstepTop : public sc_core::sc_module {
  public:
   using Golden = BarrierUnit<kPorts>;
+  using Data = sc_dt::sc_bv<16 * kPorts>;
+  using Outputs = OutputsT<kPorts>;
+  using Inputs = InputsT<kPorts>;
 
   sc_core::sc_clock clk{"clk", 10, sc_core::SC_NS, 0.5, 5, sc_core::SC_NS, true};
   sc_core::sc_signal<bool> rst_n{"rst_n"};
@@ -455,18 +467,18 @@ class LockstepTop : public sc_core::sc_module {
 
   LockstepOptions opt_;
   LockstepResult& res_;
-  ProtocolEnv protocol_;
-  ChaosEnv chaos_;
+  ProtocolEnv<kPorts> protocol_;
+  ChaosEnv<kPorts> chaos_;
   std::uint64_t cycle_ = 0;
   Inputs applied_;
   Outputs last_out_;
 };
 
-template <class Rtl>
+template <class Rtl, int kPorts>
 LockstepResult run_lockstep(const LockstepOptions& opt) {
   LockstepResult res;
   Verilated::traceEverOn(!opt.vcd.empty());
-  LockstepTop<Rtl> top("lockstep", opt, res);
+  LockstepTop<Rtl, kPorts> top("lockstep", opt, res);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   if (!opt.vcd.empty()) {
     // The kernel keeps a pointer to a trace file until the process ends: never delete it.

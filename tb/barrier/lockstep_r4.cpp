@@ -6,6 +6,6 @@ namespace sanvp::barrier::tb {
 LockstepResult run_lockstep_r4(const LockstepOptions& opt) {
   LockstepOptions o = opt;
   o.registers = 4;
-  return run_lockstep<Vbarrier_unit_r4>(o);
+  return run_lockstep<Vbarrier_unit_r4, 8>(o);
 }
 }  // namespace sanvp::barrier::tb

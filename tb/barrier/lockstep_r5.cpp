@@ -7,6 +7,6 @@ namespace sanvp::barrier::tb {
 LockstepResult run_lockstep_r5(const LockstepOptions& opt) {
   LockstepOptions o = opt;
   o.registers = 5;
-  return run_lockstep<Vbarrier_unit_r5>(o);
+  return run_lockstep<Vbarrier_unit_r5, 8>(o);
 }
 }  // namespace sanvp::barrier::tb

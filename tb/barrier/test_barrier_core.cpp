@@ -6,6 +6,7 @@
 
 #include "hw/barrier/barrier_core.hpp"
 #include "hw/barrier/barrier_unit_tl.hpp"
+#include "hw/barrier/packet_assembler.hpp"
 #include "hw/barrier/wire_format.hpp"
 #include "platform/core/error.hpp"
 
@@ -92,7 +93,7 @@ TEST_CASE("wire format: barrier packets carry a lead byte no route byte can have
   CHECK_FALSE(decode_message(rb));  // wrong lead byte
 }
 
-TEST_CASE("Table 1 leaf switch: merge local members, forward the last arrival to P; replicate DIST") {
+TEST_CASE("Table 1 leaf switch: merge local members, forward the last arrival to P, replicate DIST") {
   BarrierCore c(8, 4);
   // Parent switch on port 0, member nodes on ports 3 and 5.
   REQUIRE(alloc(c, 7, 0, bits({0, 3, 5})).status == ConfigStatus::Ok);
@@ -131,7 +132,7 @@ TEST_CASE("Table 1 intermediate switch: merge children switches and local member
   for (int p : {1, 2, 4}) CHECK(out[p].size() == 1);
 }
 
-TEST_CASE("Table 1 root switch: P is the root node; notify it, then replicate its DIST to the rest") {
+TEST_CASE("Table 1 root switch: P is the root node, notify it, then replicate its DIST to the rest") {
   BarrierCore c(8, 4);
   // Figure 2's root switch 3: root node (3,4), another member on 6, children switches on 0, 1.
   REQUIRE(alloc(c, 9, 4, bits({4, 6, 0, 1})).status == ConfigStatus::Ok);
@@ -182,7 +183,7 @@ TEST_CASE("register allocation: invalid setups, duplicates, exhaustion, release 
   CHECK(alloc(c, 13, 0, bits({0, 1})) == ConfigResponse{ConfigStatus::Ok, 1});  // lowest free
 }
 
-TEST_CASE("several concurrent barriers share ports; each output port serves registers round-robin") {
+TEST_CASE("several concurrent barriers share ports, each output port serves registers round-robin") {
   BarrierCore c(8, 4);
   // Three groups whose parent is the same port 0, children overlapping.
   for (int g = 0; g < 3; ++g) REQUIRE(alloc(c, 20 + g, 0, bits({0, 1, 2, 3})).status == ConfigStatus::Ok);
@@ -225,7 +226,7 @@ TEST_CASE("a register with pending outputs records arrivals but fires only after
   CHECK(*c.offer(0) == BarrierMessage{MsgType::Reduce, 5, 0});
 }
 
-TEST_CASE("teardown discards pending outputs; a re-used register starts clean") {
+TEST_CASE("teardown discards pending outputs, a re-used register starts clean") {
   BarrierCore c(8, 1);
   REQUIRE(alloc(c, 40, 0, bits({0, 1, 2})).status == ConfigStatus::Ok);
   CHECK_FALSE(c.arrive(1, reduce(40)));
@@ -286,4 +287,52 @@ TEST_CASE("transaction-level wrapper announces outputs `delay` after the event, 
   CHECK_FALSE(u.receive(0, dist(1), 700));
   CHECK(ready.size() == 4);
   CHECK(u.peek(1)->type == MsgType::Distribute);
+}
+
+TEST_CASE("packet assembler: barrier packets whole from their lead byte, bad ones reported") {
+  BarrierPacketAssembler a;
+  auto feed = [&](const std::vector<std::uint8_t>& b, std::size_t tail_at) {
+    std::optional<BarrierPacket> got;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      auto r = a.push(b[i], i == tail_at);
+      if (r) {
+        CHECK_FALSE(got);
+        got = r;
+      }
+    }
+    return got;
+  };
+  const BarrierMessage m{MsgType::Distribute, 3, 9};
+  auto mb = encode_message(m);
+  auto got = feed(mb, mb.size() - 1);
+  REQUIRE(got);
+  REQUIRE(std::holds_alternative<BarrierMessage>(*got));
+  CHECK(std::get<BarrierMessage>(*got) == m);
+  CHECK(a.idle());
+  const ConfigCommand c{ConfigOp::Release, 8, 0, 0};
+  auto cb = encode_config(c);
+  got = feed(cb, cb.size() - 1);
+  REQUIRE(got);
+  REQUIRE(std::holds_alternative<ConfigCommand>(*got));
+  CHECK(std::get<ConfigCommand>(*got).op == ConfigOp::Release);
+  auto rb = encode_response({ConfigStatus::Ok, 2}, 8);
+  got = feed(rb, rb.size() - 1);
+  REQUIRE(got);
+  CHECK(std::get<DecodedResponse>(*got).resp.reg == 2);
+  // Corrupt CRC, early tail, missing tail.
+  mb[1] ^= 0x40;
+  got = feed(mb, mb.size() - 1);
+  REQUIRE(got);
+  CHECK(std::holds_alternative<BadBarrierPacket>(*got));
+  mb[1] ^= 0x40;
+  got = feed({mb[0], mb[1]}, 1);  // the worm ended after 2 flits
+  REQUIRE(got);
+  CHECK(std::holds_alternative<BadBarrierPacket>(*got));
+  CHECK(std::get<BadBarrierPacket>(*got).bytes.size() == 2);
+  BarrierPacketAssembler b;
+  for (std::size_t i = 0; i + 1 < mb.size(); ++i) CHECK_FALSE(b.push(mb[i], false));
+  auto last = b.push(mb.back(), false);  // whole but no end-of-packet mark
+  REQUIRE(last);
+  CHECK(std::holds_alternative<BadBarrierPacket>(*last));
+  CHECK(BarrierPacketAssembler::length_for(0x05) == 0);
 }

@@ -105,3 +105,27 @@ TEST_CASE("lockstep checker reports the first divergence with cycle, inputs and 
   CHECK(r.report.find("rtl    :") != std::string::npos);
   std::cout << r.report;
 }
+
+TEST_CASE("lockstep protocol mode, NPORTS=16, NREGS=6: 400k cycles identical, scoreboard clean") {
+  LockstepOptions o;
+  o.cycles = 400000;
+  o.seed = 5;
+  const auto r = run_lockstep_p16(o);
+  print("protocol p16", o, r);
+  require_clean(r, o.cycles);
+  CHECK(r.episodes > 1000);
+  CHECK(r.allocs_full > 10);
+  CHECK(r.releases > 100);
+}
+
+TEST_CASE("lockstep NPORTS=16, NREGS=6 chaos: 300k cycles identical") {
+  LockstepOptions o;
+  o.cycles = 300000;
+  o.seed = 6;
+  o.chaos = true;
+  const auto r = run_lockstep_p16(o);
+  print("chaos p16", o, r);
+  require_clean(r, o.cycles);
+  CHECK(r.reduces_out > 1000);
+  for (int i = 0; i < 6; ++i) CHECK(r.drop_reasons[i] > 0);
+}

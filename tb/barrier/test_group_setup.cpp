@@ -142,7 +142,7 @@ TEST_CASE("root selection: equal height, fewer edges beats more edges") {
   CHECK(sel.root == 0);
 }
 
-TEST_CASE("paper Figures 1-3: three roots of height 2 tie on edges; switch 3 wins with two leaves") {
+TEST_CASE("paper Figures 1-3: three roots of height 2 tie on edges, switch 3 wins with two leaves") {
   const PaperExample ex = paper_figure1();
   CHECK(ex.graph.link_count() == 12);
   CHECK(ex.nodes.size() == 26);

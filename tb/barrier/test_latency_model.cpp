@@ -2,6 +2,11 @@
 // the parameters, never copied from a run.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <string>
+#include <sys/wait.h>
 
 #include "platform/barrier/group_setup.hpp"
 #include "platform/barrier/latency_model.hpp"
@@ -34,7 +39,7 @@ TEST_CASE("one message: t_s + d*t_p + (d+1)*t_r") {
   CHECK_THROWS_AS(message_latency(p, 0), sanvp::SimError);
 }
 
-TEST_CASE("BTIN: two messages over h + 2 links; 2 start-ups; 2*(edges + n) links") {
+TEST_CASE("BTIN: two messages over h + 2 links, 2 start-ups, 2*(edges + n) links") {
   const LatencyParams p;
   for (int h = 0; h < 12; ++h) {
     const SchemeCost c = btin_cost(p, h, 10, 20);
@@ -88,4 +93,27 @@ TEST_CASE("Theorem 1: average height log_(f*k - p/q - 1) n") {
   const double h = theorem1_height(0.75, 8, 256, 75, 256);
   CHECK(h == Approx(std::log(256.0) / std::log(0.75 * 8 - 256.0 / 75 - 1)));
   CHECK_THROWS_AS(theorem1_height(0.5, 8, 256, 75, 256), sanvp::UserError);  // 4 - 3.41 - 1 < 1
+}
+
+TEST_CASE("sanvp btin prints the paper example, bad parameters exit 2") {
+  const char* bin = std::getenv("SANVP_BIN");
+  if (!bin) bin = SANVP_BIN_PATH;
+  auto run = [&](const std::string& args, std::string& out) {
+    FILE* f = popen((std::string(bin) + " btin " + args + " 2>&1").c_str(), "r");
+    REQUIRE(f);
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    const int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  };
+  std::string out;
+  CHECK(run("", out) == 0);
+  CHECK(out.find("root switch 3, root node (3,4)") != std::string::npos);
+  // BTIN at the paper's parameters, height 2: 2*L(4).
+  const LatencyParams p;
+  CHECK(out.find(fmt::format("BTIN {:>12.3f}", static_cast<double>(2 * message_latency(p, 4)) / kUs)) != std::string::npos);
+  std::string err;
+  CHECK(run("--set btin.t_s=-1us", err) == 2);
+  CHECK(err.find("error:") != std::string::npos);
 }
