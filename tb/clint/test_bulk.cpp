@@ -193,3 +193,17 @@ TEST_CASE("bulk parameters that break the pipeline are user errors", "[bulk]") {
   cfg.arb_lead = 9 * kUs;  // longer than a slot
   REQUIRE_THROWS_AS(cfg.validate(), UserError);
 }
+
+TEST_CASE("at light load the B4 latency is half a slot plus the cfg-to-transfer lead", "[bulk]") {
+  // Births are uniform, so a packet waits T/2 on average for the next cfg snapshot, then
+  // arb_lead until its transfer slot starts; conflicts are rare at 1 % load.
+  BulkConfig cfg;
+  cfg.guard = 300 * kNs;
+  BulkChannel ch("bulk", cfg, traffic(0.01, false), 16, make_arbiter("lcf", 16), 2, 0);
+  sc_core::sc_start(ps(40 * kMs));
+  const double expect_us = (static_cast<double>(cfg.slot()) / 2 + static_cast<double>(cfg.arb_lead + cfg.guard)) / 1e6;
+  INFO("mean " << ch.stats().mean_latency_us() << " us, expected about " << expect_us << " us");
+  REQUIRE(ch.stats().lat_count > 500);
+  CHECK(ch.stats().mean_latency_us() == Approx(expect_us).epsilon(0.03));
+  CHECK(ch.stats().mean_latency_us() >= static_cast<double>(cfg.arb_lead + cfg.guard) / 1e6);
+}
