@@ -1,6 +1,7 @@
 // QuickChannel: Clint's best-effort quick channel, architectures Q1 and Q2 of the paper.
-//   NIC (per host): quick initiator with `send_buffers` send buffers filled in order from the
-//     packet queue (SendReg order), quick target with `recv_buffers` receive buffers.
+//   NIC (per host): quick initiator with `send_buffers` NIC send buffers filled in SendReg order
+//     from `host_send_buffers` HostSendBuffers (Figure 2 host interface, hw/clint/host_interface.hpp),
+//     quick target with `recv_buffers` host receive buffers (RecvQueue, RecvCmplReg).
 //     qreq = 36 bytes, qack = 4 bytes on a 0.528 Gbit/s serial link. The transmitter sends a
 //     pending qack before any qreq. Q2 (`interleave`) does not wait: a qack is interleaved into
 //     the qreq being sent, which is stretched by the qack's length.
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "hw/clint/agenda.hpp"
+#include "hw/clint/host_interface.hpp"
 #include "hw/clint/stats.hpp"
 #include "hw/clint/traffic.hpp"
 #include "platform/core/params.hpp"
@@ -41,7 +43,8 @@ struct QuickConfig {
       {"clint_quick", "wire_delay", ParamType::Time, "ns", "25ns", "quick link propagation delay (5 m)"},
       {"clint_quick", "qreq_bytes", ParamType::Int, "bytes", "36", "quick request packet size"},
       {"clint_quick", "qack_bytes", ParamType::Int, "bytes", "4", "quick acknowledgment packet size"},
-      {"clint_quick", "send_buffers", ParamType::Int, "", "4", "quick send buffers per host"},
+      {"clint_quick", "send_buffers", ParamType::Int, "", "4", "quick NIC send buffers per host"},
+      {"clint_quick", "host_send_buffers", ParamType::Int, "", "16", "quick HostSendBuffers per host"},
       {"clint_quick", "recv_buffers", ParamType::Int, "", "4", "quick receive buffers per host"},
       {"clint_quick", "timeout", ParamType::Time, "ns", "2us", "qreq transmission start to retransmission when no qack came"},
       {"clint_quick", "backoff", ParamType::Time, "ns", "1us", "retransmission back-off, uniform in [0, backoff]"},
@@ -53,7 +56,7 @@ struct QuickConfig {
   Time switch_latency = 90 * kNs;
   Time wire_delay = 25 * kNs;
   int qreq_bytes = 36, qack_bytes = 4;
-  int send_buffers = 4, recv_buffers = 4;
+  int send_buffers = 4, recv_buffers = 4, host_send_buffers = 16;
   Time timeout = 2 * kUs, backoff = 1 * kUs;
   bool interleave = false;
   int bulk_bytes = 27;
@@ -86,10 +89,13 @@ class QuickChannel : public sc_core::sc_module {
     std::uint64_t version = 0;  // delivery event generation (interleaving stretches it)
     Time out_start = 0;         // head through the output
   };
-  struct SendBuf { Packet pkt; bool used = false, in_flight = false; Time ready = 0; std::uint64_t tx = 0; Time last_start = 0; bool sent = false; };
+  struct SendBuf { Packet pkt; int bf = -1; bool used = false, in_flight = false; Time ready = 0; std::uint64_t tx = 0; Time last_start = 0; bool sent = false; };
   struct Ack { int from, to; std::uint64_t tx; bool nack; };
   struct Node {
-    std::deque<Packet> queue;
+    Node(int host_send_buffers, int recv_buffers) : hif(host_send_buffers, recv_buffers) {}
+    std::deque<Packet> queue;           // application packets without a host buffer
+    HostInterface hif;
+    std::vector<Packet> host_send_data; // HostSendBuffers contents, by bfId
     std::vector<SendBuf> send;
     std::deque<Ack> acks;               // waiting for the transmitter
     Time busy_until = 0;
@@ -97,7 +103,6 @@ class QuickChannel : public sc_core::sc_module {
     std::uint64_t free_version = 0;     // transmitter-free event generation
     bool try_pending = false;
     std::vector<std::uint64_t> expected_seq;  // target side, per initiator
-    int recv_free = 0;
     std::unique_ptr<TrafficGen> gen;
     std::vector<std::uint64_t> manual_seq;
   };

@@ -164,6 +164,8 @@ TEST_CASE("heavy quick traffic: every qreq delivered exactly once, in order, des
     CHECK(b.delivered.size() == n);
     CHECK(b.completed.size() == n);
     CHECK(q.backlog() == 0);
+    CHECK(q.stats().acks_sent == q.stats().acks_received);  // collisions drop only qreqs
+    CHECK(q.stats().acks_sent >= n);
     if (interleave) CHECK(q.stats().collisions_with_ack == 0);
   }
 }
