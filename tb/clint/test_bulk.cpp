@@ -76,7 +76,7 @@ TEST_CASE("a single breq follows the arb/trf/ack pipeline timing", "[bulk]") {
   for (int h = 0; h < 4; ++h) CHECK(ch.node_id(h) == h);  // gnt packets assign port numbers
 }
 
-TEST_CASE("every breq is delivered exactly once, in order per pair, with its back and no collision", "[bulk]") {
+TEST_CASE("every breq is delivered exactly once and in order per pair with its back and no collision", "[bulk]") {
   // All six channels elaborate together: SystemC cannot add modules once it has started.
   std::vector<std::unique_ptr<BulkChannel>> chans;
   std::vector<std::unique_ptr<Scoreboard>> sbs;

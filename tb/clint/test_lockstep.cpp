@@ -85,9 +85,9 @@ struct Lockstep : sc_core::sc_module {
         for (int t = 0; t < N; ++t) m.set(hot, t);
         break;
       }
-      case 6: {  // adversarial for pure LCF: initiator 0 requests everything, the others two each
+      case 6: {  // adversarial for pure LCF: 0 requests everything, k only k (see test_arbiters)
         for (int t = 0; t < N; ++t) m.set(0, t);
-        for (int i = 1; i < N; ++i) { m.set(i, i); m.set(i, (i + 1) % N); }
+        for (int i = 1; i < N; ++i) m.set(i, i);
         break;
       }
       default: {  // random permutation plus noise
@@ -181,12 +181,12 @@ void run_lockstep(long default_cycles) {
 }  // namespace
 
 // 1,000,000 cycles in total over the three sizes.
-TEST_CASE("LCF RTL and SystemC grant identically every cycle, N=4", "[lockstep]") {
+TEST_CASE("LCF RTL and SystemC grant identically every cycle for N=4", "[lockstep]") {
   run_lockstep<4, Vlcf_arbiter_4>(400000);
 }
-TEST_CASE("LCF RTL and SystemC grant identically every cycle, N=8", "[lockstep]") {
+TEST_CASE("LCF RTL and SystemC grant identically every cycle for N=8", "[lockstep]") {
   run_lockstep<8, Vlcf_arbiter_8>(350000);
 }
-TEST_CASE("LCF RTL and SystemC grant identically every cycle, N=16", "[lockstep]") {
+TEST_CASE("LCF RTL and SystemC grant identically every cycle for N=16", "[lockstep]") {
   run_lockstep<16, Vlcf_arbiter_16>(250000);
 }

@@ -75,7 +75,7 @@ TEST_CASE("no qreq starts inside the bulk signalling window", "[quick]") {
   CHECK(d == start + 2 * c.wire_delay + c.switch_latency + 36 * c.byte_time);
 }
 
-TEST_CASE("simultaneous qreqs: round robin picks one, the loser is dropped and retransmitted after the timeout", "[quick]") {
+TEST_CASE("simultaneous qreqs: round robin picks one and the loser is dropped and retransmitted after the timeout", "[quick]") {
   QuickConfig c = exact();
   QuickChannel q("quick", c, TrafficConfig{}, 4, 1, 0);
   q.set_manual_traffic(true);
@@ -98,7 +98,7 @@ TEST_CASE("simultaneous qreqs: round robin picks one, the loser is dropped and r
   CHECK(q.stats().timeouts == 1);
 }
 
-TEST_CASE("Q1 drops a qreq hit by an ack, Q2 interleaves it and drops nothing for acks", "[quick]") {
+TEST_CASE("Q1 drops a qreq hit by an ack while Q2 interleaves it and drops nothing for acks", "[quick]") {
   // Both channels elaborate before the kernel starts (SystemC cannot add modules later).
   std::vector<std::unique_ptr<QuickChannel>> qs;
   std::vector<std::unique_ptr<Board>> bs;
@@ -129,7 +129,7 @@ TEST_CASE("Q1 drops a qreq hit by an ack, Q2 interleaves it and drops nothing fo
   }
 }
 
-TEST_CASE("heavy quick traffic: every qreq delivered exactly once, in order, despite collisions", "[quick]") {
+TEST_CASE("heavy quick traffic: every qreq delivered exactly once and in order despite collisions", "[quick]") {
   std::vector<std::unique_ptr<QuickChannel>> qs;
   std::vector<std::unique_ptr<Board>> bs;
   std::uint64_t n = 0;
