@@ -28,6 +28,7 @@ QuickConfig QuickConfig::from(ParamValues& pv, Time bulk_slot) {
   c.interleave = pv.boolean("", "clint_quick", "interleave");
   c.bulk_bytes = static_cast<int>(pv.integer("", "clint_quick", "bulk_bytes"));
   c.host_recv_time = pv.time("", "clint_quick", "host_recv_time");
+  c.error_rate = pv.real("", "clint_quick", "error_rate");
   c.bulk_slot = bulk_slot;
   c.validate();
   return c;
@@ -38,6 +39,7 @@ void QuickConfig::validate() const {
   if (send_buffers < 1 || recv_buffers < 1 || host_send_buffers < 1)
     throw UserError("clint_quick: send_buffers, host_send_buffers and recv_buffers must be >= 1");
   if (bulk_bytes < 0) throw UserError("clint_quick.bulk_bytes: must be >= 0");
+  if (error_rate < 0.0 || error_rate > 1.0) throw UserError("clint_quick.error_rate: outside [0, 1]");
   if (bulk_slot == 0 || static_cast<Time>(bulk_bytes) * byte_time + qreq_time() >= bulk_slot)
     throw UserError("clint_quick.bulk_bytes: the bulk signalling window leaves no room for a qreq in a bulk slot");
   if (timeout < qreq_time() + qack_time() + 2 * switch_latency + 4 * wire_delay)
@@ -46,7 +48,8 @@ void QuickConfig::validate() const {
 
 QuickChannel::QuickChannel(sc_core::sc_module_name nm, const QuickConfig& cfg, const TrafficConfig& traffic, int hosts,
                            std::uint64_t seed, Time warmup)
-    : sc_core::sc_module(nm), cfg_(cfg), hosts_(hosts), warmup_(warmup), rng_(seed, std::string(name()) + ".backoff") {
+    : sc_core::sc_module(nm), cfg_(cfg), hosts_(hosts), warmup_(warmup), rng_(seed, std::string(name()) + ".backoff"),
+      err_rng_(seed, std::string(name()) + ".crc") {
   cfg_.validate();
   nodes_.reserve(static_cast<std::size_t>(hosts));
   outs_.resize(static_cast<std::size_t>(hosts));
@@ -58,6 +61,8 @@ QuickChannel::QuickChannel(sc_core::sc_module_name nm, const QuickConfig& cfg, c
     n.send.resize(static_cast<std::size_t>(cfg_.send_buffers));
     n.expected_seq.assign(static_cast<std::size_t>(hosts), 0);
     n.manual_seq.assign(static_cast<std::size_t>(hosts), 0);
+    n.enable.assign(static_cast<std::size_t>(hosts), 1);
+    n.corrupt.assign(static_cast<std::size_t>(hosts), 0);
     n.gen = std::make_unique<TrafficGen>(traffic, h, hosts, cfg_.qreq_time(), seed, "quick");
   }
   SC_HAS_PROCESS(QuickChannel);
@@ -74,6 +79,14 @@ void QuickChannel::inject(int src, int dst, Time born) {
   p.seq = n.manual_seq.at(static_cast<std::size_t>(dst))++;
   n.queue.push_back(p);
   ++stats_.generated;
+}
+
+void QuickChannel::set_enable(int target, int initiator, bool enabled) {
+  nodes_.at(static_cast<std::size_t>(target)).enable.at(static_cast<std::size_t>(initiator)) = enabled;
+}
+
+void QuickChannel::corrupt_next(int src, int dst, int count) {
+  nodes_.at(static_cast<std::size_t>(src)).corrupt.at(static_cast<std::size_t>(dst)) += count;
 }
 
 std::uint64_t QuickChannel::backlog() const {
@@ -178,6 +191,8 @@ void QuickChannel::tx_try(int h) {
   x.buf = pick;
   x.start = now;
   x.len = cfg_.qreq_time();
+  if (n.corrupt[static_cast<std::size_t>(b.pkt.dst)] > 0) { --n.corrupt[static_cast<std::size_t>(b.pkt.dst)]; x.crc_ok = false; }
+  else if (cfg_.error_rate > 0 && err_rng_.uniform01() < cfg_.error_rate) x.crc_ok = false;
   txs_.push_back(x);
   if (b.sent) ++stats_.retransmissions;
   b.sent = true;
@@ -307,6 +322,8 @@ void QuickChannel::deliver(std::uint64_t id, std::uint64_t version) {
   if (x.version != version || x.dropped) return;
   const int tgt = x.pkt.dst, src = x.pkt.src;
   Node& t = nodes_[static_cast<std::size_t>(tgt)];
+  if (!x.crc_ok) { ++stats_.crc_errors; return; }        // no answer: it might reach the wrong initiator
+  if (!t.enable[static_cast<std::size_t>(src)]) return;  // disabled initiator: ignored
   std::uint64_t& exp = t.expected_seq[static_cast<std::size_t>(src)];
   if (x.pkt.seq < exp) {
     ++stats_.duplicates;

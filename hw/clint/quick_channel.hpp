@@ -51,6 +51,7 @@ struct QuickConfig {
       {"clint_quick", "interleave", ParamType::Bool, "", "false", "Q2: interleave acks into qreqs in NIC and switch"},
       {"clint_quick", "bulk_bytes", ParamType::Int, "bytes", "27", "quick byte times per bulk slot taken by cfg + gnt + back"},
       {"clint_quick", "host_recv_time", ParamType::Time, "ns", "0ns", "host holds a quick receive buffer this long"},
+      {"clint_quick", "error_rate", ParamType::Real, "", "0", "probability that a qreq arrives with a CRC error"},
   }};
   Time byte_time = 15152;
   Time switch_latency = 90 * kNs;
@@ -62,6 +63,7 @@ struct QuickConfig {
   int bulk_bytes = 27;
   Time bulk_slot = 2086 * 4 * kNs;  // from the bulk channel's configuration
   Time host_recv_time = 0;
+  double error_rate = 0.0;
   Time qreq_time() const { return static_cast<Time>(qreq_bytes) * byte_time; }
   Time qack_time() const { return static_cast<Time>(qack_bytes) * byte_time; }
   static QuickConfig from(ParamValues& pv, Time bulk_slot);
@@ -74,6 +76,11 @@ class QuickChannel : public sc_core::sc_module {
                std::uint64_t seed, Time warmup);
 
   void set_manual_traffic(bool manual) { manual_ = manual; }
+  // Quick-channel enable vector of `target`: a qreq from a disabled initiator is discarded by
+  // the target NIC without an answer (the initiator keeps retrying, as for a dead target).
+  void set_enable(int target, int initiator, bool enabled);
+  // Test hook: the next `count` qreqs from src to dst arrive with a CRC error.
+  void corrupt_next(int src, int dst, int count = 1);
   void inject(int src, int dst, Time born);  // before the simulation starts
   std::function<void(const Packet&, Time)> on_deliver;   // qreq handed to the target host
   std::function<void(const Packet&, Time)> on_complete;  // qack freed the initiator's buffer
@@ -85,7 +92,7 @@ class QuickChannel : public sc_core::sc_module {
     Packet pkt;
     int buf;
     Time start = 0, len = 0;
-    bool dropped = false, on_output = false;
+    bool dropped = false, on_output = false, crc_ok = true;
     std::uint64_t version = 0;  // delivery event generation (interleaving stretches it)
     Time out_start = 0;         // head through the output
   };
@@ -105,6 +112,8 @@ class QuickChannel : public sc_core::sc_module {
     std::vector<std::uint64_t> expected_seq;  // target side, per initiator
     std::unique_ptr<TrafficGen> gen;
     std::vector<std::uint64_t> manual_seq;
+    std::vector<char> enable;           // quick enable vector (target side), per initiator
+    std::vector<int> corrupt;           // forced CRC errors per target (initiator side)
   };
   struct Output {
     Time busy_until = 0;
@@ -135,7 +144,7 @@ class QuickChannel : public sc_core::sc_module {
   int hosts_;
   Time warmup_;
   bool manual_ = false;
-  Rng rng_;
+  Rng rng_, err_rng_;
   Agenda agenda_;
   std::vector<Node> nodes_;
   std::vector<Output> outs_;
