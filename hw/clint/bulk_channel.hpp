@@ -51,7 +51,7 @@ struct BulkConfig {
       {"clint_bulk", "wire_delay", ParamType::Time, "ns", "25ns", "bulk link propagation delay (5 m)"},
       {"clint_bulk", "send_buffers", ParamType::Int, "", "16", "NICSendBuffers per host"},
       {"clint_bulk", "host_send_buffers", ParamType::Int, "", "64", "HostSendBuffers per host (SendReg look-ahead of the prefetch)"},
-      {"clint_bulk", "recv_buffers", ParamType::Int, "", "16", "NICRecvBuffers per host"},
+      {"clint_bulk", "recv_buffers", ParamType::Int, "", "16", "receive buffers per host (HostRecvBuffers on the NIC free list)"},
       {"clint_bulk", "per_target_max", ParamType::Int, "", "16", "prefetch cap: send buffers one target may hold"},
       {"clint_bulk", "timeout", ParamType::Time, "ns", "16.688us", "loss detection: transfer start to retransmission (end of the ack slot)"},
       {"clint_bulk", "host_recv_time", ParamType::Time, "ns", "0ns", "host holds a receive buffer this long before RecvCmplReg"},

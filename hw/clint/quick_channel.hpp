@@ -48,7 +48,7 @@ struct QuickConfig {
       {"clint_quick", "recv_buffers", ParamType::Int, "", "4", "quick receive buffers per host"},
       {"clint_quick", "timeout", ParamType::Time, "ns", "2us", "qreq transmission start to retransmission when no qack came"},
       {"clint_quick", "backoff", ParamType::Time, "ns", "1us", "retransmission back-off, uniform in [0, backoff]"},
-      {"clint_quick", "interleave", ParamType::Bool, "", "false", "Q2: interleave acks into qreqs in NIC and switch"},
+      {"clint_quick", "interleave", ParamType::Bool, "", "false", "interleave acks into qreqs in NIC and switch (sanvp clint: on for Q2)"},
       {"clint_quick", "bulk_bytes", ParamType::Int, "bytes", "27", "quick byte times per bulk slot taken by cfg + gnt + back"},
       {"clint_quick", "host_recv_time", ParamType::Time, "ns", "0ns", "host holds a quick receive buffer this long"},
       {"clint_quick", "error_rate", ParamType::Real, "", "0", "probability that a qreq arrives with a CRC error"},
