@@ -16,6 +16,7 @@ BulkConfig BulkConfig::from(ParamValues& pv) {
   c.switch_latency = pv.time("", "clint_bulk", "switch_latency");
   c.wire_delay = pv.time("", "clint_bulk", "wire_delay");
   c.send_buffers = static_cast<int>(pv.integer("", "clint_bulk", "send_buffers"));
+  c.host_send_buffers = static_cast<int>(pv.integer("", "clint_bulk", "host_send_buffers"));
   c.recv_buffers = static_cast<int>(pv.integer("", "clint_bulk", "recv_buffers"));
   c.per_target_max = static_cast<int>(pv.integer("", "clint_bulk", "per_target_max"));
   c.timeout = pv.time("", "clint_bulk", "timeout");
@@ -30,8 +31,8 @@ BulkConfig BulkConfig::from(ParamValues& pv) {
 
 void BulkConfig::validate() const {
   if (breq_bytes < 1 || byte_time == 0) throw UserError("clint_bulk: breq_bytes and byte_time must be positive");
-  if (send_buffers < 1 || recv_buffers < 1 || per_target_max < 1)
-    throw UserError("clint_bulk: send_buffers, recv_buffers and per_target_max must be >= 1");
+  if (send_buffers < 1 || recv_buffers < 1 || per_target_max < 1 || host_send_buffers < 1)
+    throw UserError("clint_bulk: send_buffers, host_send_buffers, recv_buffers and per_target_max must be >= 1");
   if (arb_lead > slot())
     throw UserError(fmt::format("clint_bulk.arb_lead: {} exceeds the bulk slot {}", format_time(arb_lead), format_time(slot())));
   if (arb_lead < cfg_gnt_transit())
@@ -48,15 +49,16 @@ BulkChannel::BulkChannel(sc_core::sc_module_name nm, const BulkConfig& cfg, cons
       err_rng_(seed, std::string(name()) + ".crc"), warmup_(warmup) {
   cfg_.validate();
   if (!arbiter_ || arbiter_->size() != hosts) throw UserError("clint: arbiter size must equal the number of hosts");
-  nodes_.resize(static_cast<std::size_t>(hosts));
+  nodes_.reserve(static_cast<std::size_t>(hosts));
   for (int h = 0; h < hosts; ++h) {
-    Node& n = nodes_[static_cast<std::size_t>(h)];
+    nodes_.emplace_back(cfg_.host_send_buffers, cfg_.recv_buffers);
+    Node& n = nodes_.back();
+    n.host_send_data.resize(static_cast<std::size_t>(cfg_.host_send_buffers));
     n.per_target.assign(static_cast<std::size_t>(hosts), 0);
     n.expected_seq.assign(static_cast<std::size_t>(hosts), 0);
     n.enable.assign(static_cast<std::size_t>(hosts), 1);
     n.corrupt.assign(static_cast<std::size_t>(hosts), 0);
     n.manual_seq.assign(static_cast<std::size_t>(hosts), 0);
-    n.recv_free = cfg_.recv_buffers;
     n.gen = std::make_unique<TrafficGen>(traffic, h, hosts, cfg_.slot(), seed, "bulk");
   }
   Tracer& tr = Tracer::global();
@@ -89,15 +91,18 @@ void BulkChannel::inject(int src, int dst, Time born) {
 
 std::uint64_t BulkChannel::backlog() const {
   std::uint64_t b = 0;
-  for (const auto& n : nodes_) b += n.packet_queue.size() + n.send.size();
+  for (const auto& n : nodes_) b += n.packet_queue.size() + (static_cast<std::size_t>(cfg_.host_send_buffers) - n.hif.host_free_send());
   return b;
 }
 
 void BulkChannel::release_recv(Node& n, Time now) {
-  while (!n.recv_release.empty() && n.recv_release.front() <= now) {  // RecvCmplReg -> free list
+  while (!n.recv_release.empty() && n.recv_release.front() <= now) {
     n.recv_release.pop_front();
-    ++n.recv_free;
+    std::optional<int> bf = n.hif.host_poll_recv();  // host reads RecvQueue ...
+    if (!bf) throw SimError("clint: RecvQueue empty when the host expected a packet");
+    n.hif.host_write_recv_cmpl(*bf);                 // ... and returns the buffer
   }
+  n.hif.nic_consume_recv_cmpl();
 }
 
 void BulkChannel::refill(Node& n, Time now) {
@@ -106,17 +111,25 @@ void BulkChannel::refill(Node& n, Time now) {
     n.gen->generate_until(now + 1, n.packet_queue);
     stats_.generated += n.packet_queue.size() - before;
   }
-  // Prefetch: SendReg names the target, so the NIC can skip targets at their cap.
-  for (auto it = n.packet_queue.begin();
-       it != n.packet_queue.end() && static_cast<int>(n.send.size()) < cfg_.send_buffers;) {
-    if (it->born > now) break;
-    int& cnt = n.per_target[static_cast<std::size_t>(it->dst)];
+  // Host: a free HostSendBuffer per packet, announced through SendReg.
+  while (!n.packet_queue.empty() && n.packet_queue.front().born <= now) {
+    std::optional<int> bf = n.hif.host_alloc_send();
+    if (!bf) break;
+    n.host_send_data[static_cast<std::size_t>(*bf)] = n.packet_queue.front();
+    n.hif.host_write_send_reg(*bf, n.packet_queue.front().dst);
+    n.packet_queue.pop_front();
+  }
+  // NIC prefetch: SendReg names the target, so the NIC can skip targets at their cap.
+  auto& reg = n.hif.send_reg();
+  for (auto it = reg.begin(); it != reg.end() && static_cast<int>(n.send.size()) < cfg_.send_buffers;) {
+    int& cnt = n.per_target[static_cast<std::size_t>(it->tgt)];
     if (cnt < cfg_.per_target_max) {
       ++cnt;
       SendBuf b;
-      b.pkt = *it;
+      b.bf = it->bf;
+      b.pkt = n.host_send_data[static_cast<std::size_t>(it->bf)];
       n.send.push_back(b);
-      it = n.packet_queue.erase(it);
+      it = reg.erase(it);
     } else {
       ++it;
     }
@@ -192,10 +205,10 @@ std::vector<BulkChannel::Response> BulkChannel::finish_transfers(Time end) {
     if (x.pkt.seq < exp) {
       ++stats_.duplicates;
       r.ack = true;
-    } else if (x.pkt.seq > exp || tn.recv_free == 0) {
+    } else if (x.pkt.seq > exp || tn.hif.nic_free_recv() == 0) {
       ++stats_.nacks;
     } else {
-      --tn.recv_free;
+      tn.hif.nic_post_recv(*tn.hif.nic_alloc_recv());  // NICRecvBuffer -> HostRecvBuffer, RecvQueue
       tn.recv_release.push_back(end + cfg_.host_recv_time);
       ++exp;
       ++stats_.delivered;
@@ -218,6 +231,8 @@ void BulkChannel::deliver_responses(const std::vector<Response>& rs, Time at) {
       ++stats_.completed;
       if (it->pkt.born >= warmup_) stats_.add_latency(it->last_start - it->pkt.born);
       if (on_complete) on_complete(it->pkt, at);
+      n.hif.nic_complete_send(it->bf, false);
+      for (const auto& c : n.hif.host_poll_send_completions()) (void)c;  // host frees the buffer at once
       --n.per_target[static_cast<std::size_t>(it->pkt.dst)];
       n.send.erase(it);
     } else {

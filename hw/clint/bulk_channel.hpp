@@ -15,11 +15,13 @@
 // packets that overtook a lost one; the initiator re-queues a NACKed or timed-out packet and
 // every later outstanding packet of that pair.
 //
-// Host interface (paper Figure 2): SendReg entries (buffer index + target) wait in host memory
-// (unbounded packet queue); the NIC prefetches them into `send_buffers` NICSendBuffers with a
-// per-target cap (`per_target_max`), so a blocked target cannot fill the send buffers; a
-// completed send enqueues SendCmplQueue; received packets go to RecvQueue and their buffers
-// return through RecvCmplReg after `host_recv_time`.
+// Host interface (paper Figure 2, hw/clint/host_interface.hpp): the application's packets wait
+// in an unbounded packet queue until the host gets one of `host_send_buffers` HostSendBuffers and
+// writes (bfId, tgt) into SendReg; the NIC prefetches SendReg entries into `send_buffers`
+// NICSendBuffers with a per-target cap (`per_target_max`), so a blocked target cannot fill the
+// send buffers; an ACK posts SendCmplQueue, whose entries return the host buffer to the free
+// list. A received breq takes a HostRecvBuffer from the NIC's free list (none: NACK), goes to
+// RecvQueue, and its buffer returns through RecvCmplReg `host_recv_time` later.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "hw/clint/arbiter.hpp"
+#include "hw/clint/host_interface.hpp"
 #include "hw/clint/quick_channel.hpp"  // declares the clint_quick.* link parameters
 #include "hw/clint/stats.hpp"
 #include "hw/clint/traffic.hpp"
@@ -47,7 +50,8 @@ struct BulkConfig {
       {"clint_bulk", "switch_latency", ParamType::Time, "ns", "1.5ns", "flow-through bulk crossbar latency"},
       {"clint_bulk", "wire_delay", ParamType::Time, "ns", "25ns", "bulk link propagation delay (5 m)"},
       {"clint_bulk", "send_buffers", ParamType::Int, "", "16", "NICSendBuffers per host"},
-      {"clint_bulk", "recv_buffers", ParamType::Int, "", "16", "NICRecvBuffers per host"},
+      {"clint_bulk", "host_send_buffers", ParamType::Int, "", "64", "HostSendBuffers per host (SendReg look-ahead of the prefetch)"},
+      {"clint_bulk", "recv_buffers", ParamType::Int, "", "16", "receive buffers per host (HostRecvBuffers on the NIC free list)"},
       {"clint_bulk", "per_target_max", ParamType::Int, "", "16", "prefetch cap: send buffers one target may hold"},
       {"clint_bulk", "timeout", ParamType::Time, "ns", "16.688us", "loss detection: transfer start to retransmission (end of the ack slot)"},
       {"clint_bulk", "host_recv_time", ParamType::Time, "ns", "0ns", "host holds a receive buffer this long before RecvCmplReg"},
@@ -59,7 +63,7 @@ struct BulkConfig {
   Time arb_lead = 3200 * kNs;
   Time switch_latency = 1500;
   Time wire_delay = 25 * kNs;
-  int send_buffers = 16, recv_buffers = 16, per_target_max = 16;
+  int send_buffers = 16, recv_buffers = 16, per_target_max = 16, host_send_buffers = 64;
   Time timeout = 16688 * kNs;
   Time host_recv_time = 0;
   double error_rate = 0.0;
@@ -107,18 +111,21 @@ class BulkChannel : public sc_core::sc_module {
  private:
   struct SendBuf {
     Packet pkt;
+    int bf = -1;               // HostSendBuffer it was prefetched from
     bool in_flight = false;
     std::uint64_t tx_id = 0;   // transmission attempt that a response must match
     Time retry_at = 0;         // timeout expiry while in flight
     Time last_start = 0;
   };
   struct Node {
-    std::deque<Packet> packet_queue;            // SendReg entries in host memory
+    Node(int host_send_buffers, int recv_buffers) : hif(host_send_buffers, recv_buffers) {}
+    std::deque<Packet> packet_queue;            // application packets without a host buffer
+    HostInterface hif;                          // SendReg, SendCmplQueue, RecvQueue, RecvCmplReg
+    std::vector<Packet> host_send_data;         // HostSendBuffers contents, by bfId
     std::vector<SendBuf> send;                  // NICSendBuffers (size <= send_buffers)
     std::vector<int> per_target;                // send buffers held per target
     std::vector<std::uint64_t> expected_seq;    // target side, per initiator
-    int recv_free = 0;                          // NIC receive free list
-    std::deque<Time> recv_release;              // RecvCmplReg times of buffers held by the host
+    std::deque<Time> recv_release;              // when the host writes RecvCmplReg, in RecvQueue order
     std::vector<char> enable;                   // enable vector: initiators accepted
     std::vector<int> corrupt;                   // pending forced CRC errors per target
     std::vector<std::uint64_t> manual_seq;      // sequence numbers of injected packets

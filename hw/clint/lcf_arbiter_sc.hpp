@@ -34,7 +34,7 @@ class LcfArbiterSc : public sc_core::sc_module {
     Grants g(N, -1);
     for (int i = 0; i < N; ++i)
       for (int t = 0; t < N; ++t)
-        if (v[i * N + t] == sc_dt::SC_LOGIC_1) g[static_cast<std::size_t>(i)] = t;  // last wins; RTL checks one-hot separately
+        if (v[i * N + t] == sc_dt::SC_LOGIC_1) g[static_cast<std::size_t>(i)] = t;  // last wins; lockstep compares raw bits
     return g;
   }
   static sc_dt::sc_bv<N * N> pack(const Grants& g) {

@@ -21,12 +21,14 @@ QuickConfig QuickConfig::from(ParamValues& pv, Time bulk_slot) {
   c.qreq_bytes = static_cast<int>(pv.integer("", "clint_quick", "qreq_bytes"));
   c.qack_bytes = static_cast<int>(pv.integer("", "clint_quick", "qack_bytes"));
   c.send_buffers = static_cast<int>(pv.integer("", "clint_quick", "send_buffers"));
+  c.host_send_buffers = static_cast<int>(pv.integer("", "clint_quick", "host_send_buffers"));
   c.recv_buffers = static_cast<int>(pv.integer("", "clint_quick", "recv_buffers"));
   c.timeout = pv.time("", "clint_quick", "timeout");
   c.backoff = pv.time("", "clint_quick", "backoff");
   c.interleave = pv.boolean("", "clint_quick", "interleave");
   c.bulk_bytes = static_cast<int>(pv.integer("", "clint_quick", "bulk_bytes"));
   c.host_recv_time = pv.time("", "clint_quick", "host_recv_time");
+  c.error_rate = pv.real("", "clint_quick", "error_rate");
   c.bulk_slot = bulk_slot;
   c.validate();
   return c;
@@ -34,8 +36,10 @@ QuickConfig QuickConfig::from(ParamValues& pv, Time bulk_slot) {
 
 void QuickConfig::validate() const {
   if (byte_time == 0 || qreq_bytes < 1 || qack_bytes < 1) throw UserError("clint_quick: packet sizes and byte_time must be positive");
-  if (send_buffers < 1 || recv_buffers < 1) throw UserError("clint_quick: send_buffers and recv_buffers must be >= 1");
+  if (send_buffers < 1 || recv_buffers < 1 || host_send_buffers < 1)
+    throw UserError("clint_quick: send_buffers, host_send_buffers and recv_buffers must be >= 1");
   if (bulk_bytes < 0) throw UserError("clint_quick.bulk_bytes: must be >= 0");
+  if (error_rate < 0.0 || error_rate > 1.0) throw UserError("clint_quick.error_rate: outside [0, 1]");
   if (bulk_slot == 0 || static_cast<Time>(bulk_bytes) * byte_time + qreq_time() >= bulk_slot)
     throw UserError("clint_quick.bulk_bytes: the bulk signalling window leaves no room for a qreq in a bulk slot");
   if (timeout < qreq_time() + qack_time() + 2 * switch_latency + 4 * wire_delay)
@@ -44,17 +48,21 @@ void QuickConfig::validate() const {
 
 QuickChannel::QuickChannel(sc_core::sc_module_name nm, const QuickConfig& cfg, const TrafficConfig& traffic, int hosts,
                            std::uint64_t seed, Time warmup)
-    : sc_core::sc_module(nm), cfg_(cfg), hosts_(hosts), warmup_(warmup), rng_(seed, std::string(name()) + ".backoff") {
+    : sc_core::sc_module(nm), cfg_(cfg), hosts_(hosts), warmup_(warmup), rng_(seed, std::string(name()) + ".backoff"),
+      err_rng_(seed, std::string(name()) + ".crc") {
   cfg_.validate();
-  nodes_.resize(static_cast<std::size_t>(hosts));
+  nodes_.reserve(static_cast<std::size_t>(hosts));
   outs_.resize(static_cast<std::size_t>(hosts));
   txs_.emplace_back();  // id 0 = none
   for (int h = 0; h < hosts; ++h) {
-    Node& n = nodes_[static_cast<std::size_t>(h)];
+    nodes_.emplace_back(cfg_.host_send_buffers, cfg_.recv_buffers);
+    Node& n = nodes_.back();
+    n.host_send_data.resize(static_cast<std::size_t>(cfg_.host_send_buffers));
     n.send.resize(static_cast<std::size_t>(cfg_.send_buffers));
     n.expected_seq.assign(static_cast<std::size_t>(hosts), 0);
     n.manual_seq.assign(static_cast<std::size_t>(hosts), 0);
-    n.recv_free = cfg_.recv_buffers;
+    n.enable.assign(static_cast<std::size_t>(hosts), 1);
+    n.corrupt.assign(static_cast<std::size_t>(hosts), 0);
     n.gen = std::make_unique<TrafficGen>(traffic, h, hosts, cfg_.qreq_time(), seed, "quick");
   }
   SC_HAS_PROCESS(QuickChannel);
@@ -73,11 +81,18 @@ void QuickChannel::inject(int src, int dst, Time born) {
   ++stats_.generated;
 }
 
+void QuickChannel::set_enable(int target, int initiator, bool enabled) {
+  nodes_.at(static_cast<std::size_t>(target)).enable.at(static_cast<std::size_t>(initiator)) = enabled;
+}
+
+void QuickChannel::corrupt_next(int src, int dst, int count) {
+  nodes_.at(static_cast<std::size_t>(src)).corrupt.at(static_cast<std::size_t>(dst)) += count;
+}
+
 std::uint64_t QuickChannel::backlog() const {
   std::uint64_t b = 0;
   for (const auto& n : nodes_) {
-    b += n.queue.size();
-    for (const auto& s : n.send) b += s.used;
+    b += n.queue.size() + static_cast<std::size_t>(cfg_.host_send_buffers) - n.hif.host_free_send();
   }
   return b;
 }
@@ -108,14 +123,23 @@ void QuickChannel::generate(int h) {
 void QuickChannel::refill(int h) {
   Node& n = nodes_[static_cast<std::size_t>(h)];
   const Time now = sc_now_ps();
-  for (auto& b : n.send) {  // in-order prefetch: SendReg order
+  while (!n.queue.empty() && n.queue.front().born <= now) {  // host: buffer + SendReg
+    std::optional<int> bf = n.hif.host_alloc_send();
+    if (!bf) break;
+    n.host_send_data[static_cast<std::size_t>(*bf)] = n.queue.front();
+    n.hif.host_write_send_reg(*bf, n.queue.front().dst);
+    n.queue.pop_front();
+  }
+  auto& reg = n.hif.send_reg();
+  for (auto& b : n.send) {  // NIC: in-order prefetch, SendReg order
     if (b.used) continue;
-    if (n.queue.empty() || n.queue.front().born > now) break;
+    if (reg.empty()) break;
     b = SendBuf{};
-    b.pkt = n.queue.front();
+    b.bf = reg.front().bf;
+    b.pkt = n.host_send_data[static_cast<std::size_t>(b.bf)];
     b.used = true;
     b.ready = now;
-    n.queue.pop_front();
+    reg.pop_front();
   }
 }
 
@@ -167,6 +191,8 @@ void QuickChannel::tx_try(int h) {
   x.buf = pick;
   x.start = now;
   x.len = cfg_.qreq_time();
+  if (n.corrupt[static_cast<std::size_t>(b.pkt.dst)] > 0) { --n.corrupt[static_cast<std::size_t>(b.pkt.dst)]; x.crc_ok = false; }
+  else if (cfg_.error_rate > 0 && err_rng_.uniform01() < cfg_.error_rate) x.crc_ok = false;
   txs_.push_back(x);
   if (b.sent) ++stats_.retransmissions;
   b.sent = true;
@@ -188,6 +214,7 @@ void QuickChannel::tx_try(int h) {
 
 void QuickChannel::send_ack(int h, const Ack& a, Time start) {
   (void)h;
+  ++stats_.acks_sent;
   agenda_.at(start + cfg_.wire_delay, kHead, [this, a] {
     outs_[static_cast<std::size_t>(a.to)].ack_heads.push_back(a);
     head_at_switch(a.to);
@@ -295,18 +322,26 @@ void QuickChannel::deliver(std::uint64_t id, std::uint64_t version) {
   if (x.version != version || x.dropped) return;
   const int tgt = x.pkt.dst, src = x.pkt.src;
   Node& t = nodes_[static_cast<std::size_t>(tgt)];
+  if (!x.crc_ok) { ++stats_.crc_errors; return; }        // no answer: it might reach the wrong initiator
+  if (!t.enable[static_cast<std::size_t>(src)]) return;  // disabled initiator: ignored
   std::uint64_t& exp = t.expected_seq[static_cast<std::size_t>(src)];
   if (x.pkt.seq < exp) {
     ++stats_.duplicates;
     queue_ack(tgt, Ack{tgt, src, id, false});
   } else if (x.pkt.seq > exp) {
     // Overtook a lost qreq of the same pair: dropped, its initiator times out and resends in order.
-  } else if (t.recv_free == 0) {
+  } else if (t.hif.nic_free_recv() == 0) {
     ++stats_.nacks;
     queue_ack(tgt, Ack{tgt, src, id, true});
   } else {
-    --t.recv_free;
-    agenda_.at(sc_now_ps() + cfg_.host_recv_time, kDeliver, [this, tgt] { ++nodes_[static_cast<std::size_t>(tgt)].recv_free; });
+    t.hif.nic_post_recv(*t.hif.nic_alloc_recv());
+    agenda_.at(sc_now_ps() + cfg_.host_recv_time, kDeliver, [this, tgt] {
+      HostInterface& hif = nodes_[static_cast<std::size_t>(tgt)].hif;  // host reads RecvQueue, returns the buffer
+      std::optional<int> bf = hif.host_poll_recv();
+      if (!bf) throw SimError("clint: quick RecvQueue empty when the host expected a packet");
+      hif.host_write_recv_cmpl(*bf);
+      hif.nic_consume_recv_cmpl();
+    });
     ++exp;
     ++stats_.delivered;
     if (on_deliver) on_deliver(x.pkt, sc_now_ps());
@@ -315,6 +350,7 @@ void QuickChannel::deliver(std::uint64_t id, std::uint64_t version) {
 }
 
 void QuickChannel::ack_arrives(const Ack& a) {
+  ++stats_.acks_received;
   Node& n = nodes_[static_cast<std::size_t>(a.to)];
   const Time now = sc_now_ps();
   for (auto& b : n.send) {
@@ -323,6 +359,8 @@ void QuickChannel::ack_arrives(const Ack& a) {
       ++stats_.completed;
       if (b.pkt.born >= warmup_) stats_.add_latency(b.last_start - b.pkt.born);
       if (on_complete) on_complete(b.pkt, now);
+      n.hif.nic_complete_send(b.bf, false);
+      for (const auto& c : n.hif.host_poll_send_completions()) (void)c;  // host frees the buffer at once
       b = SendBuf{};
       refill(a.to);
       tx_try(a.to);

@@ -1,6 +1,7 @@
 // QuickChannel: Clint's best-effort quick channel, architectures Q1 and Q2 of the paper.
-//   NIC (per host): quick initiator with `send_buffers` send buffers filled in order from the
-//     packet queue (SendReg order), quick target with `recv_buffers` receive buffers.
+//   NIC (per host): quick initiator with `send_buffers` NIC send buffers filled in SendReg order
+//     from `host_send_buffers` HostSendBuffers (Figure 2 host interface, hw/clint/host_interface.hpp),
+//     quick target with `recv_buffers` host receive buffers (RecvQueue, RecvCmplReg).
 //     qreq = 36 bytes, qack = 4 bytes on a 0.528 Gbit/s serial link. The transmitter sends a
 //     pending qack before any qreq. Q2 (`interleave`) does not wait: a qack is interleaved into
 //     the qreq being sent, which is stretched by the qack's length.
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "hw/clint/agenda.hpp"
+#include "hw/clint/host_interface.hpp"
 #include "hw/clint/stats.hpp"
 #include "hw/clint/traffic.hpp"
 #include "platform/core/params.hpp"
@@ -41,24 +43,27 @@ struct QuickConfig {
       {"clint_quick", "wire_delay", ParamType::Time, "ns", "25ns", "quick link propagation delay (5 m)"},
       {"clint_quick", "qreq_bytes", ParamType::Int, "bytes", "36", "quick request packet size"},
       {"clint_quick", "qack_bytes", ParamType::Int, "bytes", "4", "quick acknowledgment packet size"},
-      {"clint_quick", "send_buffers", ParamType::Int, "", "4", "quick send buffers per host"},
+      {"clint_quick", "send_buffers", ParamType::Int, "", "4", "quick NIC send buffers per host"},
+      {"clint_quick", "host_send_buffers", ParamType::Int, "", "16", "quick HostSendBuffers per host"},
       {"clint_quick", "recv_buffers", ParamType::Int, "", "4", "quick receive buffers per host"},
       {"clint_quick", "timeout", ParamType::Time, "ns", "2us", "qreq transmission start to retransmission when no qack came"},
       {"clint_quick", "backoff", ParamType::Time, "ns", "1us", "retransmission back-off, uniform in [0, backoff]"},
-      {"clint_quick", "interleave", ParamType::Bool, "", "false", "Q2: interleave acks into qreqs in NIC and switch"},
+      {"clint_quick", "interleave", ParamType::Bool, "", "false", "interleave acks into qreqs in NIC and switch (sanvp clint: on for Q2)"},
       {"clint_quick", "bulk_bytes", ParamType::Int, "bytes", "27", "quick byte times per bulk slot taken by cfg + gnt + back"},
       {"clint_quick", "host_recv_time", ParamType::Time, "ns", "0ns", "host holds a quick receive buffer this long"},
+      {"clint_quick", "error_rate", ParamType::Real, "", "0", "probability that a qreq arrives with a CRC error"},
   }};
   Time byte_time = 15152;
   Time switch_latency = 90 * kNs;
   Time wire_delay = 25 * kNs;
   int qreq_bytes = 36, qack_bytes = 4;
-  int send_buffers = 4, recv_buffers = 4;
+  int send_buffers = 4, recv_buffers = 4, host_send_buffers = 16;
   Time timeout = 2 * kUs, backoff = 1 * kUs;
   bool interleave = false;
   int bulk_bytes = 27;
   Time bulk_slot = 2086 * 4 * kNs;  // from the bulk channel's configuration
   Time host_recv_time = 0;
+  double error_rate = 0.0;
   Time qreq_time() const { return static_cast<Time>(qreq_bytes) * byte_time; }
   Time qack_time() const { return static_cast<Time>(qack_bytes) * byte_time; }
   static QuickConfig from(ParamValues& pv, Time bulk_slot);
@@ -71,6 +76,11 @@ class QuickChannel : public sc_core::sc_module {
                std::uint64_t seed, Time warmup);
 
   void set_manual_traffic(bool manual) { manual_ = manual; }
+  // Quick-channel enable vector of `target`: a qreq from a disabled initiator is discarded by
+  // the target NIC without an answer (the initiator keeps retrying, as for a dead target).
+  void set_enable(int target, int initiator, bool enabled);
+  // Test hook: the next `count` qreqs from src to dst arrive with a CRC error.
+  void corrupt_next(int src, int dst, int count = 1);
   void inject(int src, int dst, Time born);  // before the simulation starts
   std::function<void(const Packet&, Time)> on_deliver;   // qreq handed to the target host
   std::function<void(const Packet&, Time)> on_complete;  // qack freed the initiator's buffer
@@ -82,14 +92,17 @@ class QuickChannel : public sc_core::sc_module {
     Packet pkt;
     int buf;
     Time start = 0, len = 0;
-    bool dropped = false, on_output = false;
+    bool dropped = false, on_output = false, crc_ok = true;
     std::uint64_t version = 0;  // delivery event generation (interleaving stretches it)
     Time out_start = 0;         // head through the output
   };
-  struct SendBuf { Packet pkt; bool used = false, in_flight = false; Time ready = 0; std::uint64_t tx = 0; Time last_start = 0; bool sent = false; };
+  struct SendBuf { Packet pkt; int bf = -1; bool used = false, in_flight = false; Time ready = 0; std::uint64_t tx = 0; Time last_start = 0; bool sent = false; };
   struct Ack { int from, to; std::uint64_t tx; bool nack; };
   struct Node {
-    std::deque<Packet> queue;
+    Node(int host_send_buffers, int recv_buffers) : hif(host_send_buffers, recv_buffers) {}
+    std::deque<Packet> queue;           // application packets without a host buffer
+    HostInterface hif;
+    std::vector<Packet> host_send_data; // HostSendBuffers contents, by bfId
     std::vector<SendBuf> send;
     std::deque<Ack> acks;               // waiting for the transmitter
     Time busy_until = 0;
@@ -97,9 +110,10 @@ class QuickChannel : public sc_core::sc_module {
     std::uint64_t free_version = 0;     // transmitter-free event generation
     bool try_pending = false;
     std::vector<std::uint64_t> expected_seq;  // target side, per initiator
-    int recv_free = 0;
     std::unique_ptr<TrafficGen> gen;
     std::vector<std::uint64_t> manual_seq;
+    std::vector<char> enable;           // quick enable vector (target side), per initiator
+    std::vector<int> corrupt;           // forced CRC errors per target (initiator side)
   };
   struct Output {
     Time busy_until = 0;
@@ -130,7 +144,7 @@ class QuickChannel : public sc_core::sc_module {
   int hosts_;
   Time warmup_;
   bool manual_ = false;
-  Rng rng_;
+  Rng rng_, err_rng_;
   Agenda agenda_;
   std::vector<Node> nodes_;
   std::vector<Output> outs_;

@@ -21,6 +21,7 @@ struct ChannelStats {
   std::uint64_t collisions_with_ack = 0;      // of those, dropped because of an ack packet
   std::uint64_t bulk_collisions = 0;          // two breqs for one output in a slot: must stay 0
   std::uint64_t matched = 0, slots = 0;       // scheduled channel: granted pairs, slots
+  std::uint64_t acks_sent = 0, acks_received = 0;  // quick channel: qack/NACK never dropped
   // Latency of packets born after the warm-up.
   std::uint64_t lat_count = 0;
   double lat_sum_ps = 0;
@@ -36,7 +37,8 @@ struct ChannelStats {
             {"delivered", delivered}, {"completed", completed}, {"duplicates", duplicates}, {"nacks", nacks},
             {"timeouts", timeouts}, {"crc_errors", crc_errors}, {"collisions", collisions},
             {"collisions_with_ack", collisions_with_ack}, {"bulk_collisions", bulk_collisions},
-            {"matched", matched}, {"slots", slots}, {"latency_samples", lat_count},
+            {"matched", matched}, {"slots", slots},
+            {"acks_sent", acks_sent}, {"acks_received", acks_received}, {"latency_samples", lat_count},
             {"mean_latency_us", mean_latency_us()}, {"max_latency_us", static_cast<double>(lat_max) / 1e6}};
   }
 };

@@ -13,8 +13,8 @@ namespace sanvp::clint {
 
 struct TrafficConfig {
   static inline const ParamRegistrar params{{
-      {"clint", "load", ParamType::Real, "", "0.5", "offered load per host as a fraction of the channel's link bandwidth"},
-      {"clint", "bursty", ParamType::Bool, "", "false", "generate packets in bursts of uniform length 1..max_burst"},
+      {"clint", "load", ParamType::Real, "", "0.5", "offered load per host, fraction of link bandwidth (sanvp clint: --loads)"},
+      {"clint", "bursty", ParamType::Bool, "", "false", "bursts of uniform length 1..max_burst (sanvp clint: --bursty)"},
       {"clint", "max_burst", ParamType::Int, "", "5", "longest burst (packets)"},
       {"clint", "burst_same_dest", ParamType::Bool, "", "true", "all packets of a burst go to one target (unstated in the paper)"},
       {"clint", "self_traffic", ParamType::Bool, "", "false", "a host may address itself (unstated in the paper)"},

@@ -85,9 +85,9 @@ struct Lockstep : sc_core::sc_module {
         for (int t = 0; t < N; ++t) m.set(hot, t);
         break;
       }
-      case 6: {  // adversarial for pure LCF: initiator 0 requests everything, the others two each
+      case 6: {  // adversarial for pure LCF: 0 requests everything, k only k (see test_arbiters)
         for (int t = 0; t < N; ++t) m.set(0, t);
-        for (int i = 1; i < N; ++i) { m.set(i, i); m.set(i, (i + 1) % N); }
+        for (int i = 1; i < N; ++i) m.set(i, i);
         break;
       }
       default: {  // random permutation plus noise
@@ -151,9 +151,18 @@ struct Lockstep : sc_core::sc_module {
   }
 };
 
+// Under ASan/UBSan (the asan preset, -O0) the Verilated model runs ~20x slower: the sanitizer
+// run checks memory safety on a tenth of the cycles; the default preset runs the full million.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr long kCycleDivisor = 10;
+#else
+constexpr long kCycleDivisor = 1;
+#endif
+
 template <int N, class Rtl>
 void run_lockstep(long default_cycles) {
-  long cycles = env_long("SANVP_LOCKSTEP_CYCLES", default_cycles);
+  long cycles = env_long("SANVP_LOCKSTEP_CYCLES", default_cycles / kCycleDivisor);
+  if (kCycleDivisor != 1) fmt::print("lockstep: sanitizer build, {} cycles instead of {}\n", cycles, default_cycles);
   long vcd_cycles = env_long("SANVP_LOCKSTEP_VCD_CYCLES", 5000);
   std::uint64_t seed = static_cast<std::uint64_t>(env_long("SANVP_SEED", 1));
   Verilated::traceEverOn(true);
@@ -181,12 +190,12 @@ void run_lockstep(long default_cycles) {
 }  // namespace
 
 // 1,000,000 cycles in total over the three sizes.
-TEST_CASE("LCF RTL and SystemC grant identically every cycle, N=4", "[lockstep]") {
+TEST_CASE("LCF RTL and SystemC grant identically every cycle for N=4", "[lockstep]") {
   run_lockstep<4, Vlcf_arbiter_4>(400000);
 }
-TEST_CASE("LCF RTL and SystemC grant identically every cycle, N=8", "[lockstep]") {
+TEST_CASE("LCF RTL and SystemC grant identically every cycle for N=8", "[lockstep]") {
   run_lockstep<8, Vlcf_arbiter_8>(350000);
 }
-TEST_CASE("LCF RTL and SystemC grant identically every cycle, N=16", "[lockstep]") {
+TEST_CASE("LCF RTL and SystemC grant identically every cycle for N=16", "[lockstep]") {
   run_lockstep<16, Vlcf_arbiter_16>(250000);
 }

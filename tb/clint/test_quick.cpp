@@ -75,7 +75,7 @@ TEST_CASE("no qreq starts inside the bulk signalling window", "[quick]") {
   CHECK(d == start + 2 * c.wire_delay + c.switch_latency + 36 * c.byte_time);
 }
 
-TEST_CASE("simultaneous qreqs: round robin picks one, the loser is dropped and retransmitted after the timeout", "[quick]") {
+TEST_CASE("simultaneous qreqs: round robin picks one and the loser is dropped and retransmitted after the timeout", "[quick]") {
   QuickConfig c = exact();
   QuickChannel q("quick", c, TrafficConfig{}, 4, 1, 0);
   q.set_manual_traffic(true);
@@ -98,7 +98,7 @@ TEST_CASE("simultaneous qreqs: round robin picks one, the loser is dropped and r
   CHECK(q.stats().timeouts == 1);
 }
 
-TEST_CASE("Q1 drops a qreq hit by an ack, Q2 interleaves it and drops nothing for acks", "[quick]") {
+TEST_CASE("Q1 drops a qreq hit by an ack while Q2 interleaves it and drops nothing for acks", "[quick]") {
   // Both channels elaborate before the kernel starts (SystemC cannot add modules later).
   std::vector<std::unique_ptr<QuickChannel>> qs;
   std::vector<std::unique_ptr<Board>> bs;
@@ -129,7 +129,7 @@ TEST_CASE("Q1 drops a qreq hit by an ack, Q2 interleaves it and drops nothing fo
   }
 }
 
-TEST_CASE("heavy quick traffic: every qreq delivered exactly once, in order, despite collisions", "[quick]") {
+TEST_CASE("heavy quick traffic: every qreq delivered exactly once and in order despite collisions", "[quick]") {
   std::vector<std::unique_ptr<QuickChannel>> qs;
   std::vector<std::unique_ptr<Board>> bs;
   std::uint64_t n = 0;
@@ -164,6 +164,43 @@ TEST_CASE("heavy quick traffic: every qreq delivered exactly once, in order, des
     CHECK(b.delivered.size() == n);
     CHECK(b.completed.size() == n);
     CHECK(q.backlog() == 0);
+    CHECK(q.stats().acks_sent == q.stats().acks_received);  // collisions drop only qreqs
+    CHECK(q.stats().acks_sent >= n);
     if (interleave) CHECK(q.stats().collisions_with_ack == 0);
   }
+}
+
+TEST_CASE("a corrupted qreq gets no qack and is retransmitted after the timeout", "[quick][crc]") {
+  QuickConfig c = exact();
+  QuickChannel q("quick", c, TrafficConfig{}, 4, 1, 0);
+  q.set_manual_traffic(true);
+  const Time born = 1 * kUs;
+  q.inject(3, 2, born);
+  q.corrupt_next(3, 2);
+  Board b;
+  b.attach(q);
+  std::vector<Time> when;
+  auto d = q.on_deliver;
+  q.on_deliver = [&](const Packet& p, Time t) { d(p, t); when.push_back(t); };
+  sc_core::sc_start(ps(20 * kUs));
+  INFO(b.first);
+  REQUIRE(b.errors == 0);
+  CHECK(q.stats().crc_errors == 1);
+  CHECK(q.stats().timeouts == 1);
+  REQUIRE(when.size() == 1);
+  CHECK(when[0] == born + c.timeout + 2 * c.wire_delay + c.switch_latency + 36 * c.byte_time);
+  CHECK(b.completed.size() == 1);
+}
+
+TEST_CASE("the quick enable vector keeps a disabled initiator's qreqs from the host", "[quick]") {
+  QuickConfig c;
+  TrafficConfig t;
+  t.load = 0.1;
+  QuickChannel q("quick", c, t, 4, 3, 0);
+  q.set_enable(2, 0, false);
+  std::uint64_t from0to2 = 0, total = 0;
+  q.on_deliver = [&](const Packet& p, Time) { ++total; from0to2 += p.src == 0 && p.dst == 2; };
+  sc_core::sc_start(ps(2 * kMs));
+  CHECK(total > 500);
+  CHECK(from0to2 == 0);
 }
