@@ -77,6 +77,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   TrafficConfig traffic = TrafficConfig::from_params(pv, "");
   traffic.stop = duration;
   pv.check_all_used();
+  log::info("built {} switches, {} nodes, {} link directions; seed {}", net.switches(), net.nodes(), net.channels().size(), opt.seed);
 
   Tracer& tr = Tracer::global();
   if (!opt.vcd.empty()) {
@@ -118,8 +119,15 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
     }
     if (t >= end_limit) { res.status = RunStatus::NotDrained; break; }
   }
-  const Time end = now_ps();
+  const Time stopped = now_ps();
+  // Statistics cover [0, end]: the traffic window, extended to the last delivery when the drain
+  // ran past it (not to the watchdog's polling step).
+  Time end = std::min(stopped, duration);
+  for (const auto& r : net.packets().all()) if (r.tail_arrival != kNever) end = std::max(end, r.tail_arrival);
+  if (res.status != RunStatus::Completed) end = stopped;
   tr.close(end);
+  log::info("simulation stopped at {}: {}", format_time(stopped),
+            res.status == RunStatus::Completed ? "completed" : res.status == RunStatus::Hung ? "hung" : "not drained");
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
   if (spec.on_finish) spec.on_finish(net);

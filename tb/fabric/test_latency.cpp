@@ -66,3 +66,32 @@ TEST_CASE("minimum packet through 2 switches", "[latency]") {
   ParamValues pv;
   check_chain(2, 8, pv);
 }
+
+namespace {
+// A k-port switch with a node on every port: the far port carries the same closed-form latency.
+void check_ports(int k) {
+  ParamValues pv;
+  Timing T(pv);
+  Network net(pv, 1);
+  net.add_switch(k);
+  for (int p = 0; p < k; ++p) net.add_node(0, p);
+  net.build();
+  net.compute_shortest_routes();
+  const Time t0 = 500 * kNs;
+  const std::uint32_t payload = 100;
+  const std::uint32_t id = net.node(0).inject(k - 1, payload, t0);
+  const std::uint32_t back = net.node(k - 1).inject(0, payload, t0);
+  run_for(50 * kUs);
+  const Time head = t0 + T.ld + (T.rd + T.sd + T.ld);
+  const Time tail = head + (2 + payload + 1 - 1) * T.cp;
+  for (auto i : {id, back}) {
+    CHECK(net.packets()[i].head_arrival == head);
+    CHECK(net.packets()[i].tail_arrival == tail);
+  }
+}
+}  // namespace
+
+TEST_CASE("4-port switch", "[latency][ports]") { check_ports(4); }
+TEST_CASE("16-port switch", "[latency][ports]") { check_ports(16); }
+TEST_CASE("32-port switch", "[latency][ports]") { check_ports(32); }
+TEST_CASE("64-port switch", "[latency][ports]") { check_ports(64); }
