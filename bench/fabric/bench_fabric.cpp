@@ -4,6 +4,7 @@
 // Each case runs in a forked child (a SystemC kernel cannot be restarted in one process).
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -15,6 +16,8 @@
 using namespace sanvp;
 
 namespace {
+
+const bool g_quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
 
 int run_case(const char* title, const std::vector<std::pair<const char*, const char*>>& sets) {
   ParamValues pv;
