@@ -178,7 +178,8 @@ std::uint32_t LanaiCore::transport(tlm::tlm_command cmd, std::uint32_t ea, unsig
   const Time end = static_cast<Time>(sc_core::sc_time_stamp().value()) + static_cast<Time>(delay.value());
   if (end > issue) extra_time_ += end - issue;
   if (p.get_response_status() != tlm::TLM_OK_RESPONSE) {
-    throw Fault{FaultKind::kUnmappedAccess, s_.pc, ea,
+    const bool unmapped = p.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    throw Fault{unmapped ? FaultKind::kUnmappedAccess : FaultKind::kBusError, s_.pc, ea,
                 fmt::format("{} of {} bytes at 0x{:08x}: {}", cmd == tlm::TLM_WRITE_COMMAND ? "store" : "load", n, ea,
                             p.get_response_string())};
   }
