@@ -178,7 +178,8 @@ std::uint32_t LanaiCore::transport(tlm::tlm_command cmd, std::uint32_t ea, unsig
   const Time end = static_cast<Time>(sc_core::sc_time_stamp().value()) + static_cast<Time>(delay.value());
   if (end > issue) extra_time_ += end - issue;
   if (p.get_response_status() != tlm::TLM_OK_RESPONSE) {
-    throw Fault{FaultKind::kUnmappedAccess, s_.pc, ea,
+    const bool unmapped = p.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    throw Fault{unmapped ? FaultKind::kUnmappedAccess : FaultKind::kBusError, s_.pc, ea,
                 fmt::format("{} of {} bytes at 0x{:08x}: {}", cmd == tlm::TLM_WRITE_COMMAND ? "store" : "load", n, ea,
                             p.get_response_string())};
   }
@@ -225,7 +226,7 @@ void LanaiCore::after(const lanai::CpuState& s, const Insn& d, std::uint64_t cyc
       break;
     }
   *trace_ << fmt::format("{:>14} {:08x} {:<28} {:<34}{}\n", format_time(trace_time_), pc, prog_.symbols.describe(pc),
-                         lanai::disassemble_pretty(d.raw, pc), writes);
+                         insn_text(d.raw, pc), writes);
 }
 
 std::string LanaiCore::profile_report() const {
@@ -252,6 +253,12 @@ std::string LanaiCore::profile_report() const {
   return out;
 }
 
+std::string LanaiCore::insn_text(std::uint32_t word, std::uint32_t pc) const {
+  std::string t = lanai::disassemble_pretty(word, pc);
+  if ((word >> 28) == 14 && (word & 2u) == 0) t += " <" + prog_.symbols.describe(word & 0x01FFFFFCu) + ">";  // branch target
+  return t;
+}
+
 std::string LanaiCore::fault_report(const Fault& f) const {
   std::string o;
   const std::uint32_t w = code_word(f.pc);
@@ -259,7 +266,7 @@ std::string LanaiCore::fault_report(const Fault& f) const {
   o += fmt::format("  time  : {}\n", format_time(core_time()));
   o += fmt::format("  pc    : 0x{:08x} <{}>\n", f.pc, prog_.symbols.describe(f.pc));
   if (f.pc - prog_.code_lo < code_len_ && !(f.pc & 3u))
-    o += fmt::format("  insn  : {:08x}  {}\n", w, lanai::disassemble_pretty(w, f.pc));
+    o += fmt::format("  insn  : {:08x}  {}\n", w, insn_text(w, f.pc));
   else
     o += "  insn  : (not in code)\n";
   o += fmt::format("  cause : {}\n", f.detail);
@@ -273,7 +280,7 @@ std::string LanaiCore::fault_report(const Fault& f) const {
   o += fmt::format("  last {} pcs (oldest first):\n", n);
   for (unsigned i = 0; i < n; ++i) {
     const std::uint32_t pc = s_.hist[(s_.hist_n - n + i) & 15u];
-    o += fmt::format("    0x{:08x} {:<28} {}\n", pc, "<" + prog_.symbols.describe(pc) + ">", lanai::disassemble_pretty(code_word(pc), pc));
+    o += fmt::format("    0x{:08x} {:<28} {}\n", pc, "<" + prog_.symbols.describe(pc) + ">", insn_text(code_word(pc), pc));
   }
   o += fmt::format("  retired: {} instructions, {} cycles\n", s_.instret, s_.cycles);
   return o;

@@ -114,6 +114,7 @@ class LanaiCore : public sc_core::sc_module {
   Time core_time() const { return start_time_ + cycles_to_time(s_.cycles) + extra_time_; }
   std::string fault_report(const lanai::Fault& f) const;
   std::uint32_t code_word(std::uint32_t pc) const;
+  std::string insn_text(std::uint32_t word, std::uint32_t pc) const;  // disassembly + branch target symbol
 
   Config cfg_;
   Program prog_;

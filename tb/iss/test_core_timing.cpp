@@ -193,3 +193,16 @@ TEST_CASE("a target that blocks in b_transport adds the blocked time to firmware
   CHECK(r.exit_code == 5);
   CHECK(r.end_time == period_time(1 + 1 + 2, 66.0) + 500 * kNs);
 }
+
+TEST_CASE("a device refusing an access is a bus error with the TLM response in the report", "[core][fault]") {
+  // The system registers accept only 32-bit accesses: a byte store is refused.
+  const auto words = sanvp::test::assemble("add %r0, 0x1000000, %r3\n add %r0, 0x41, %r6\n st.b %r6, 0[%r3]\n st %r0, 8[%r3]\n");
+  ParamValues pv;
+  const auto r = run(pv, image_of(words));
+  REQUIRE(r.outcome == nic::LanaiCore::Outcome::kFault);
+  INFO(r.fault_report);
+  CHECK(r.fault_report.find("firmware fault: bus error\n") != std::string::npos);
+  CHECK(r.fault_report.find("store of 1 bytes at 0x01000000: TLM_BURST_ERROR_RESPONSE") != std::string::npos);
+  CHECK(r.fault_report.find("pc    : 0x00000108 <prog+0x8>") != std::string::npos);
+  CHECK(r.end_time == period_time(2, 66.0));
+}

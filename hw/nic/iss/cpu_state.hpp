@@ -43,6 +43,7 @@ enum class FaultKind {
   kUnsupportedInstruction,
   kMisalignedAccess,
   kUnmappedAccess,
+  kBusError,  // a device answered with an error other than "no such address"
   kStackOverflow,
   kFetchOutsideCode,
   kMisalignedFetch,

@@ -76,7 +76,6 @@ enum class CycleClass : std::uint8_t { kAlu, kLoad, kStore, kBranch, kJump, kLoa
 
 // Register-file slot that absorbs writes to r0 and r1.
 inline constexpr std::uint8_t kDiscard = 32;
-inline constexpr std::uint8_t kDiscardSlot = kDiscard;
 
 struct Insn {
   std::uint32_t raw = 0;
@@ -85,7 +84,7 @@ struct Insn {
   std::uint8_t rd = 0;      // destination; r0/r1 map to the discard slot kDiscard
   std::uint8_t rs1 = 0;
   std::uint8_t rs2 = 0;
-  std::uint8_t wb = kDiscardSlot;  // write-back register of pre/post-modify addressing
+  std::uint8_t wb = kDiscard;  // write-back register of pre/post-modify addressing
   std::uint8_t cc = 0;      // predicate / branch condition
   std::uint8_t alu = 0;     // Alu op for kAluToPc and RRM address arithmetic
   bool setf = false;        // .f
