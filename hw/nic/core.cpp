@@ -160,7 +160,7 @@ std::uint32_t LanaiCore::transport(tlm::tlm_command cmd, std::uint32_t ea, unsig
   std::uint8_t b[4] = {0, 0, 0, 0};
   if (cmd == tlm::TLM_WRITE_COMMAND)
     for (unsigned i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(v >> (8 * (n - 1 - i)));
-  tlm::tlm_generic_payload p;
+  tlm::tlm_generic_payload& p = tx_;  // reused: constructing a payload allocates its extension array
   p.set_command(cmd);
   p.set_address(ea);
   p.set_data_ptr(b);

@@ -122,6 +122,7 @@ class LanaiCore : public sc_core::sc_module {
   lanai::CpuState s_;
   Result result_;
   tlm_utils::tlm_quantumkeeper qk_;
+  tlm::tlm_generic_payload tx_;  // payload for transported accesses
   Time start_time_ = 0;
   Time extra_time_ = 0;  // delay annotated by targets of transported accesses
   bool halted_ = false;

@@ -46,12 +46,16 @@ FwPlatform::FwPlatform(sc_core::sc_module_name name, ParamValues& pv, const Imag
 std::vector<std::pair<std::uint32_t, std::uint32_t>> parse_pc_filter(const std::string& spec, const Image& image) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
   lanai::SymbolTable syms(image.symbols);
-  std::size_t start = 0;
-  while (start <= spec.size()) {
-    std::size_t comma = spec.find(',', start);
-    if (comma == std::string::npos) comma = spec.size();
-    const std::string item = spec.substr(start, comma - start);
-    start = comma + 1;
+  // Split at commas outside parentheses and angle brackets: "f(int, int),g" is two items.
+  std::vector<std::string> items(1);
+  int depth = 0;
+  for (char c : spec) {
+    if (c == '(' || c == '<') ++depth;
+    if (c == ')' || c == '>') --depth;
+    if (c == ',' && depth == 0) items.emplace_back();
+    else items.back() += c;
+  }
+  for (const std::string& item : items) {
     if (item.empty()) continue;
     const auto dash = item.find_first_of("-:");
     if (item.rfind("0x", 0) == 0 && dash != std::string::npos) {

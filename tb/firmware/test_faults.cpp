@@ -219,3 +219,25 @@ TEST_CASE("DMI off and a tiny quantum change neither output nor simulated time",
   CHECK(ma[2] == mb[2]);
   CHECK(ma[3] == mb[3]);
 }
+
+TEST_CASE("fw-trace-filter takes several functions (demangled names may contain commas)", "[trace]") {
+  const std::string trace = "/tmp/sanvp_trace3_" + std::to_string(getpid()) + ".txt";
+  const auto p = fw_run("profile_me", "--fw-trace-filter 'leaf(int),busy(int)' --fw-trace-file " + trace);
+  REQUIRE(p.rc == 0);
+  const std::string t = sanvp::test::slurp(trace);
+  std::remove(trace.c_str());
+  std::istringstream in(t);
+  std::string line;
+  int leaf = 0, busy = 0, other = 0;
+  const std::regex sym(R"(^ *\S+ [0-9a-f]{8} (\S+?)(\+0x[0-9a-f]+)? )");
+  while (std::getline(in, line)) {
+    std::smatch m;
+    REQUIRE(std::regex_search(line, m, sym));
+    if (m[1] == "leaf(int)") ++leaf;
+    else if (m[1] == "busy(int)") ++busy;
+    else ++other;
+  }
+  CHECK(leaf > 1000);
+  CHECK(busy > 1000);
+  CHECK(other == 0);
+}
