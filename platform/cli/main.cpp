@@ -103,9 +103,16 @@ int sc_main(int argc, char* argv[]) {
       if (sub && sub->parsed()) return fn();
     log::set_level(log::parse_level(log_level));
     if (params->parsed()) {
-      fmt::print("{:<20} {:<7} {:<6} {:<12} {}\n", "parameter", "type", "unit", "default", "meaning");
-      for (const auto& p : ParamCatalog::sorted())
-        fmt::print("{:<20} {:<7} {:<6} {:<12} {}\n", p.key(), type_name(p.type), p.unit, p.def, p.meaning);
+      const auto all = ParamCatalog::sorted();
+      std::size_t kw = 9, dw = 7, uw = 4;
+      for (const auto& p : all) {
+        kw = std::max(kw, p.key().size());
+        dw = std::max(dw, p.def.size());
+        uw = std::max(uw, p.unit.size());
+      }
+      fmt::print("{:<{}}  {:<6}  {:<{}}  {:<{}}  {}\n", "parameter", kw, "type", "unit", uw, "default", dw, "meaning");
+      for (const auto& p : all)
+        fmt::print("{:<{}}  {:<6}  {:<{}}  {:<{}}  {}\n", p.key(), kw, type_name(p.type), p.unit, uw, p.def, dw, p.meaning);
       return 0;
     }
     if (run->parsed()) {
