@@ -39,8 +39,9 @@ inline std::uint8_t payload_byte(const PacketRecord& r, std::uint32_t i) {
     case 6: return static_cast<std::uint8_t>(r.seq >> 8);
     case 7: return static_cast<std::uint8_t>(r.seq);
     default: {
-      std::uint64_t x = (std::uint64_t{r.src} << 48) ^ (std::uint64_t{r.seq} << 8) ^ i;
-      return static_cast<std::uint8_t>(splitmix64(x) >> 56);
+      // One hash per 8 bytes: the content is still unpredictable per packet and position.
+      std::uint64_t x = (std::uint64_t{r.src} << 48) ^ (std::uint64_t{r.seq} << 16) ^ (i >> 3);
+      return static_cast<std::uint8_t>(splitmix64(x) >> (8 * (i & 7)));
     }
   }
 }
