@@ -289,40 +289,21 @@ void Switch::arbitrate_proc() {
   });
 }
 
-std::vector<std::string> Switch::describe_worms(Time now) const {
-  std::vector<std::string> lines;
-  for (const auto& p : ports_) {
-    if (p->state == Port::In::Waiting) {
-      const int holder = arbiter_.owner(p->out);
-      lines.push_back(fmt::format("{}: worm waits for output p{} held by input p{} ({} flits buffered, STOP {})",
-                                  p->name(), p->out, holder, p->in.occupancy(now), p->in.stopping() ? "sent" : "not sent"));
-    } else if (p->state == Port::In::Forwarding) {
-      const auto& op = *ports_[p->out];
-      lines.push_back(fmt::format("{}: worm streams to output p{} ({} flits buffered, output {})", p->name(), p->out,
-                                  p->in.occupancy(now), op.tx.stopped_at(now) ? "stopped by downstream" : "free"));
-    }
-  }
-  return lines;
-}
-
-}  // namespace sanvp
-
-namespace sanvp {
-
 std::vector<Switch::WormInfo> Switch::worms(Time now) const {
   std::vector<WormInfo> v;
   for (int i = 0; i < cfg_.ports; ++i) {
     const Port& p = *ports_[i];
-    if (p.state == Port::In::Idle) continue;
+    if (p.state == Port::In::Idle || p.state == Port::In::Collecting) continue;  // barrier packets never block
     WormInfo w;
     w.input = i;
     w.waiting = p.state == Port::In::Waiting;
     w.output = p.out;
     w.holder = w.waiting ? arbiter_.owner(p.out) : -1;
+    if (w.holder == barrier_input()) w.holder = -1;  // the barrier unit holds it for a few flits
     w.packet = p.packet;
     w.buffered = p.in.occupancy(now);
     w.stop_sent = p.in.stopping();
-    w.output_stopped = !w.waiting && const_cast<LinkTransmitter&>(ports_[p.out]->tx).stopped(now);
+    w.output_stopped = !w.waiting && ports_[p.out]->tx.stopped_at(now);
     v.push_back(w);
   }
   return v;

@@ -65,8 +65,6 @@ class Switch : public sc_core::sc_module {
 
   void set_grant_observer(GrantObserver fn) { grant_observer_ = std::move(fn); }
   void declare_traces();
-  // One line per input holding or waiting with a worm: for hung-network reports.
-  std::vector<std::string> describe_worms(Time now) const;
   // The same, structured, for the watchdog's dependency analysis.
   struct WormInfo {
     int input = -1;              // input port the worm entered by

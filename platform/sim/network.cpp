@@ -226,12 +226,6 @@ void Network::set_route_table(std::vector<std::vector<std::vector<std::uint8_t>>
   routes_ = std::move(table);
 }
 
-std::vector<std::string> Network::describe_worms(Time now) const {
-  std::vector<std::string> v;
-  for (const auto& s : switches_) for (auto& l : s->describe_worms(now)) v.push_back(l);
-  return v;
-}
-
 nlohmann::json Network::topology_json() const {
   nlohmann::json j;
   j["switches"] = nlohmann::json::array();

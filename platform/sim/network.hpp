@@ -54,7 +54,6 @@ class Network {
   std::uint64_t flit_hops() const;
   void declare_traces();
   void start_traffic(const TrafficConfig& cfg);
-  std::vector<std::string> describe_worms(Time now) const;
   nlohmann::json topology_json() const;
 
  private:

@@ -99,7 +99,6 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   std::uint64_t last_hops = ~0ull;
   Time last_progress = 0;
   const Time end_limit = duration + drain;
-  std::vector<std::string> hung;
   HangReport hang;
   while (true) {
     const Time now = now_ps();
@@ -113,7 +112,6 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
     if (t >= duration && flying == 0) break;
     if (flying > 0 && t - last_progress >= watchdog) {
       res.status = RunStatus::Hung;
-      hung = net.describe_worms(t);
       hang = analyze_hang(net, t);
       break;
     }
@@ -178,7 +176,6 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
                      {"throughput_MBps", end ? static_cast<double>(st.recv_bytes) / (static_cast<double>(end) * 1e-12) / 1e6 : 0.0}});
   }
   r["nodes"] = nodes;
-  if (!hung.empty()) r["blocked_worms"] = hung;
   if (res.status == RunStatus::Hung) {
     r["hang"] = hang.json;
     if (!hang.cycle.empty()) r["hang"]["cycle_text"] = hang.cycle;
