@@ -65,7 +65,7 @@ class Switch : public sc_core::sc_module {
 
   void set_grant_observer(GrantObserver fn) { grant_observer_ = std::move(fn); }
   void declare_traces();
-  // The same, structured, for the watchdog's dependency analysis.
+  // Every worm inside the switch at `now` (for the watchdog's hang report and cycle search).
   struct WormInfo {
     int input = -1;              // input port the worm entered by
     bool waiting = false;        // header waits for `output`; false: granted and streaming
