@@ -7,7 +7,8 @@
 #include "platform/barrier/btin_report.hpp"
 #include "platform/core/error.hpp"
 
-int main(int argc, char** argv) {
+// sc_main: the binary links SystemC (through sanvp_core), whose library owns main().
+int sc_main(int argc, char** argv) {
   CLI::App app{"BTIN barrier figures"};
   std::vector<std::string> sets;
   app.add_option("--set", sets, "parameter override key=value (btin.t_s, btin.t_p, btin.t_r, btin.t_root)");
