@@ -3,6 +3,7 @@
 // t_r = 300 ns).   bench_btin [--set btin.t_s=10us ...]   (same as `sanvp btin`)
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <systemc>  // declares sc_main extern "C"
 
 #include "platform/barrier/btin_report.hpp"
 #include "platform/core/error.hpp"
