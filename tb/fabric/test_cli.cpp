@@ -83,8 +83,10 @@ TEST_CASE("trace patterns select modules", "[cli][vcd]") {
 
 namespace {
 // Bad input: exit code 2, one line on stderr naming the parameter, and no report written.
-void bad_input(const std::string& args, const std::string& must_contain) {
+// `scenario`, when given, is written to s.yaml in the working directory first.
+void bad_input(const std::string& args, const std::string& must_contain, const std::string& scenario = "") {
   auto d = scratch("bad");
+  if (!scenario.empty()) std::ofstream(d / "s.yaml") << scenario;
   Cmd r = run(d, "run " + args + " --report r.json");
   INFO(args << " -> rc " << r.rc << " stderr: " << r.err);
   CHECK(r.rc == 2);
@@ -101,6 +103,19 @@ TEST_CASE("bad input: ks > bl", "[cli][errors]") { bad_input("--set fc.ks=70", "
 TEST_CASE("bad input: unknown --set key", "[cli][errors]") { bad_input("--set switch.nonsense=1", "unknown parameter 'switch.nonsense'"); }
 TEST_CASE("bad input: unknown instance key", "[cli][errors]") { bad_input("--set sw7.rd=10ns", "unknown parameter 'sw7.rd'"); }
 TEST_CASE("bad input: malformed value", "[cli][errors]") { bad_input("--set fc.bl=many", "fc.bl"); }
+TEST_CASE("bad input: route through an unconnected port", "[cli][errors]") {
+  // Two nodes on an 8-port switch; port 5 has nothing attached.
+  bad_input("s.yaml", "hop 0 leaves switch 0 through unconnected port 5",
+            "topology: {switches: 1, nodes: [\"0:0\", \"0:1\"]}\n"
+            "routing: {routes: [{src: 0, dst: 1, route: [5]}]}\n"
+            "duration: 10us\n");
+}
+TEST_CASE("bad input: --set route through an unconnected port", "[cli][errors]") {
+  bad_input("s.yaml --set routing.routes.0.route=[6]", "unconnected port 6",
+            "topology: {switches: 1, nodes: [\"0:0\", \"0:1\"]}\n"
+            "routing: {routes: [{src: 0, dst: 1, route: [1]}]}\n"
+            "duration: 10us\n");
+}
 TEST_CASE("bad input: buffer too small for the link delay", "[cli][errors]") { bad_input("--set link.ld=40ns", "buffer would overflow"); }
 
 TEST_CASE("params lists every parameter with unit, default and meaning", "[cli]") {
