@@ -47,8 +47,22 @@ TEST_CASE("up*/down* on 100 random irregular networks: legal, shortest legal, ac
                                    {"seed", std::to_string(i + 1)}});
     const RouteTable rt = updown_routes(t);
     const UpDownTree u = updown_tree(t);
-    const auto updist = up_distances(t, u);
     const auto pm = t.port_map();
+    // The up/down orientation comes from a BFS from the lowest switch id: recompute the levels.
+    REQUIRE(u.root == 0);
+    {
+      std::vector<int> lvl(t.switches.size(), -1);
+      std::deque<int> dq{0};
+      lvl[0] = 0;
+      while (!dq.empty()) {
+        const int x = dq.front();
+        dq.pop_front();
+        for (const auto& e : pm[x])
+          if (e.kind == PortEnd::Switch && lvl[e.id] < 0) { lvl[e.id] = lvl[x] + 1; dq.push_back(e.id); }
+      }
+      REQUIRE(u.level == lvl);
+    }
+    const auto updist = up_distances(t, u);
     for (int s = 0; s < p; ++s)
       for (int d = 0; d < p; ++d) {
         if (s == d) continue;
