@@ -71,6 +71,50 @@ TEST_CASE("RI addc/subb carry chains build 64-bit add and subtract", "[iss][ri][
   CHECK(m.r(19) == 9);      // 10 - 0 - borrow
 }
 
+TEST_CASE("addc.f/subb.f: carry in, carry out, zero and overflow along a 64-bit chain", "[iss][ri][rr][flags]") {
+  SECTION("RI: 0xFFFFFFFF_FFFFFFFF + 1 carries through both words") {
+    Machine m("add.f %r6, 1, %r7\n addc.f %r3, 0, %r12");
+    m.set(3, 0xFFFFFFFF).set(6, 0xFFFFFFFF).run();
+    CHECK(m.r(7) == 0);
+    CHECK(m.r(12) == 0);
+    CHECK(flags(m) == "nZvC");
+  }
+  SECTION("RR: carry in turns 0x7FFFFFFF + 0 into a signed overflow") {
+    Machine m("add.f %r6, %r6, %r7\n addc.f %r3, %r0, %r12");
+    m.set(3, 0x7FFFFFFF).set(6, 0x80000000).run();
+    CHECK(m.r(7) == 0);
+    CHECK(m.r(12) == 0x80000000);
+    CHECK(flags(m) == "NzVc");
+  }
+  SECTION("RR: 0x1_00000000 - 1: the borrow of the low word is consumed by the high word") {
+    Machine m("sub.f %r6, %r16, %r7\n subb.f %r3, %r0, %r12");
+    m.set(3, 1).set(6, 0).set(16, 1).run();
+    CHECK(m.r(7) == 0xFFFFFFFF);
+    CHECK(m.r(12) == 0);
+    CHECK(flags(m) == "nZvC");  // C set: no borrow out of the high word
+  }
+  SECTION("RI: 0 - 0 - borrow borrows again") {
+    Machine m("sub.f %r0, 1, %r7\n subb.f %r3, 0, %r12");
+    m.set(3, 0).run();
+    CHECK(m.r(12) == 0xFFFFFFFF);
+    CHECK(flags(m) == "Nzvc");
+  }
+  SECTION("RI: subb without borrow from INT_MIN overflows") {
+    Machine m("sub.f %r3, 0, %r0\n subb.f %r3, 1, %r12");
+    m.set(3, 0x80000000).run();
+    CHECK(m.r(12) == 0x7FFFFFFF);
+    CHECK(flags(m) == "nzVC");
+  }
+}
+
+TEST_CASE("right shifts with .f clear C and V; sha by -31 spreads the sign", "[iss][shift][flags]") {
+  Machine m("add.f %r1, 1, %r0\n sh.f %r3, -1, %r6\n add.f %r1, 1, %r0\n sha.f %r16, %r17, %r7");
+  m.set(3, 1).set(16, 0x80000000).set(17, 0xFFFFFFE1 /* -31 */).run();
+  CHECK(m.r(6) == 0);
+  CHECK(m.r(7) == 0xFFFFFFFF);
+  CHECK(flags(m) == "Nzvc");
+}
+
 TEST_CASE("RI logic: and fills the other half with ones; or/xor zero-extend", "[iss][ri]") {
   Machine m("and %r3, 0xffff1234, %r6\n and %r3, 0x1234ffff, %r7\n or %r3, 0xf0f0, %r12\n xor %r3, 0xffff0000, %r13\n"
             "and.f %r3, 0, %r14\n or.f %r0, 0x8000000, %r15\n xor %r3, %r1, %r16");
