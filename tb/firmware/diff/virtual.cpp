@@ -21,13 +21,23 @@ struct Tri : Shape {
   int area() const override { return b * h / 2; }
   const char* name() const override { return "tri"; }
 };
-int main() {
-  Shape* s[] = {new Rect(opaque(3), 4), new Sq(opaque(5)), new Tri(opaque(7), 9)};
-  int sum = 0;
-  for (Shape* p : s) {
-    printf("%s area=%d twice=%d\n", p->name(), p->area(), p->twice());
-    sum += p->area();
+// The dynamic type depends on a runtime value and the calls sit in non-inlined functions, so
+// -O2 cannot devirtualize them: every call below loads the vtable and jumps through a register.
+__attribute__((noinline)) static Shape* make(int kind, int a) {
+  switch (kind) {
+    case 0: return new Rect(a, 4);
+    case 1: return new Sq(a);
+    default: return new Tri(a, 9);
   }
+}
+__attribute__((noinline)) static int show(const Shape* p) {
+  printf("%s area=%d twice=%d\n", p->name(), p->area(), p->twice());
+  return p->area();
+}
+int main() {
+  Shape* s[] = {make(opaque(0), 3), make(opaque(1), 5), make(opaque(2), 7)};
+  int sum = 0;
+  for (Shape* p : s) sum += show(p);
   for (Shape* p : s) delete p;
   printf("sum=%d\n", sum);
   return 0;
