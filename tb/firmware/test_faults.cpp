@@ -19,7 +19,7 @@ Proc fw_run(const std::string& name, const std::string& extra = "") {
 
 // Every report has the same parts: kind, time, pc with symbol, disassembly, all 32 registers,
 // flags and the last 16 pcs with symbols.
-void check_report(const Proc& p, const std::string& kind) {
+void check_report(const Proc& p, const std::string& kind, bool last_pc_is_fault_pc = true) {
   INFO(p.err);
   CHECK(p.rc == 3);
   CHECK(p.err.find("firmware fault: " + kind + "\n") != std::string::npos);
@@ -34,6 +34,11 @@ void check_report(const Proc& p, const std::string& kind) {
   const std::regex pcline(R"(\n    0x[0-9a-f]{8} <[^>]+> +\S)");
   const auto n = std::distance(std::sregex_iterator(p.err.begin(), p.err.end(), pcline), std::sregex_iterator());
   CHECK(n == 16);
+  // The history ends with the faulting instruction (a failed fetch never entered it).
+  std::smatch pcm, lastm;
+  REQUIRE(std::regex_search(p.err, pcm, std::regex(R"(\n  pc    : (0x[0-9a-f]{8}) )")));
+  REQUIRE(std::regex_search(p.err, lastm, std::regex(R"(\n    (0x[0-9a-f]{8}) <[^\n]*\n  retired: )")));
+  CHECK((pcm[1] == lastm[1]) == last_pc_is_fault_pc);
 }
 
 }  // namespace
@@ -70,9 +75,16 @@ TEST_CASE("misaligned word load faults", "[fault]") {
 
 TEST_CASE("call through a null pointer is a fetch outside the code", "[fault]") {
   const auto p = fw_run("null_call");
-  check_report(p, "fetch outside code");
+  check_report(p, "fetch outside code", false);
   CHECK(p.err.find("pc    : 0x00000000") != std::string::npos);
   CHECK(p.err.find("insn  : (not in code)") != std::string::npos);
+}
+
+TEST_CASE("the documented example firmware (firmware/examples/hello.cpp) runs", "[example]") {
+  const auto p = sanvp::test::run(sanvp::test::sanvp_bin() + " fw run " + std::string(FW_EXAMPLES_DIR) + "/fw_hello.img");
+  INFO(p.err);
+  CHECK(p.rc == 7);  // main's return value
+  CHECK(std::regex_match(p.out, std::regex("hello from LANai firmware\nfib\\(20\\) = 6765, 1000000/7 = 142857, t = [1-9][0-9]* ns\n")));
 }
 
 TEST_CASE("exit(code) ends the run with that exit code", "[exit]") {
