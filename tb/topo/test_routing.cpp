@@ -158,3 +158,28 @@ TEST_CASE("up*/down* on every generator family reaches every node and is deadloc
   for (int s = 0; s < a.nodes(); ++s)
     for (int d = 0; d < a.nodes(); ++d) REQUIRE(a.vec(s, d) == b.vec(s, d));
 }
+
+TEST_CASE("a configured root moves the up*/down* tree") {
+  // Ring of 4 switches 0-1-2-3-0 with root 2: levels from switch 2, and the routes change with it.
+  const std::string ring = R"(
+switches: 4
+nodes: ["0:0", "1:0", "2:0", "3:0"]
+links:
+  - {a: "0:1", b: "1:2"}
+  - {a: "1:1", b: "2:2"}
+  - {a: "2:1", b: "3:2"}
+  - {a: "3:1", b: "0:2"}
+)";
+  const Topology t0 = load_text(ring), t2 = load_text("root: 2\n" + ring);
+  REQUIRE(updown_tree(t0).level == std::vector<int>{0, 1, 2, 1});
+  const UpDownTree u = updown_tree(t2);
+  REQUIRE(u.root == 2);
+  REQUIRE(u.level == std::vector<int>{2, 1, 0, 1});
+  const RouteTable a = updown_routes(t0), b = updown_routes(t2);
+  REQUIRE(check_deadlock(t2, b).acyclic);
+  // n1 -> n3: with root 0 the route may not turn down-then-up at sw2 (1->2 is down, 2->3 is up),
+  // so it goes up through sw0; with root 2 it goes up into sw2 and down to sw3.
+  REQUIRE(a.vec(1, 3) == std::vector<std::uint8_t>{2, 2, 0});
+  REQUIRE(b.vec(1, 3) == std::vector<std::uint8_t>{1, 1, 0});
+  REQUIRE_THAT(error_of([&] { load_text("root: 4\n" + ring); }), Catch::Contains("root"));
+}
