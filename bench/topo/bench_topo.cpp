@@ -2,6 +2,7 @@
 // network (1024 nodes on 300 8-port switches, f = 0.75), and to prove its routes deadlock-free.
 // Usage: bench_topo [topology.yaml]   (default: generate the network into a temporary file)
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -18,6 +19,8 @@ using namespace sanvp;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+// No SystemC banner in the figures (set before the kernel starts).
+const bool g_quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 long peak_rss_kb() {
   rusage u{};
