@@ -1,6 +1,6 @@
 // LcfArbiterSc: the LCF arbiter as a clocked SystemC module with the pin interface of
 // hw/rtl/lcf_arbiter.sv (flattened req/gnt: bit i*N + t = pair initiator i, target t). It is the
-// golden model the Verilated RTL runs against in lockstep (tb/clint/lockstep).
+// golden model the Verilated RTL runs against in lockstep (tb/clint/test_lockstep.cpp).
 #pragma once
 #include <systemc>
 
