@@ -1,8 +1,10 @@
 // `sanvp clint`: runs Clint latency-vs-load experiments (paper section 4) and prints a table;
 // --json writes every counter for scripts/clint_experiments.py.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <system_error>
 #include <sstream>
 
 #include "platform/cli/commands.hpp"
@@ -59,6 +61,15 @@ int run(Options o) {
       for (const auto& l : split(o.loads)) points.push_back({a, parse_real(l, "--loads"), b});
   }
   if (points.empty()) throw UserError("clint: no experiment points (check --arch and --loads)");
+  // Open the report before simulating, so a bad path fails at once and not after the sweep.
+  std::ofstream json;
+  if (!o.json.empty()) {
+    const std::filesystem::path dir = std::filesystem::path(o.json).parent_path();
+    std::error_code ec;
+    if (!dir.empty()) std::filesystem::create_directories(dir, ec);
+    json.open(o.json);
+    if (!json) throw UserError(fmt::format("--json: cannot create '{}'", o.json));
+  }
   double wall = 0;
   nlohmann::json res = run_experiment(pv, setup, points, &wall);
   fmt::print("clint: {} hosts, {} cycles of {} ps, seed {}, warm-up {:.0f} %\n", setup.hosts, setup.cycles, setup.cycle,
@@ -73,10 +84,9 @@ int run(Options o) {
   }
   fmt::print("simulated {} cycles x {} points in {:.2f} s wall: {:.3g} cycles per wall second per point\n", setup.cycles,
              points.size(), wall, wall > 0 ? static_cast<double>(setup.cycles) * static_cast<double>(points.size()) / wall : 0.0);
-  if (!o.json.empty()) {
-    std::ofstream f(o.json);
-    if (!f) throw UserError(fmt::format("--json: cannot create '{}'", o.json));
-    f << res.dump(1) << "\n";
+  if (json.is_open()) {
+    json << res.dump(1) << "\n";
+    if (!json.flush()) throw UserError(fmt::format("--json: cannot write '{}'", o.json));
   }
   return 0;
 }

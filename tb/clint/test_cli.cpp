@@ -1,5 +1,6 @@
 // `sanvp clint`: bad input exits 2 with one line; the same inputs give a byte-identical report.
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
@@ -31,6 +32,13 @@ TEST_CASE("sanvp clint rejects bad input with exit code 2", "[cli]") {
   CHECK(run("clint --set clint_bulk.arb_lead=9us --cycles 1e4") == 2);
   CHECK(run("clint --bursty sometimes --cycles 1e4") == 2);
   CHECK(run("clint --preset fig99 --cycles 1e4") == 2);
+  CHECK(run("clint --cycles 1e4 --json /proc/sanvp_no_such_dir/out.json") == 2);
+}
+
+TEST_CASE("sanvp clint --json creates the report's directory", "[cli]") {
+  std::remove("clint_json_dir/sub/r.json");
+  REQUIRE(run("clint --arch B4 --loads 0.2 --cycles 1e4 --json clint_json_dir/sub/r.json") == 0);
+  CHECK(slurp("clint_json_dir/sub/r.json").find("\"points\"") != std::string::npos);
 }
 
 TEST_CASE("sanvp clint reports are byte-identical for the same inputs", "[cli]") {
