@@ -64,13 +64,11 @@ const RegisterWrite& GroupPlan::write_for(int sw) const {
   throw SimError(fmt::format("barrier group {}: switch {} is not in the BTIN", gid, sw));
 }
 
-LocalSetup setup_register(const SwitchGraph& g, const std::vector<NodeAddr>& members, NodeAddr local,
-                          std::uint8_t gid, LeafRule rule) {
-  const MemberInfo m = check_members(g, members);
-  if (!std::binary_search(m.sorted.begin(), m.sorted.end(), local))
-    throw UserError(fmt::format("barrier group: node {} is not a member", to_string(local)));
+namespace {
+// Setup_Register's steps 2-6 for member `local`, given the root selection (step 3's input).
+LocalSetup local_setup(const SwitchGraph& g, const MemberInfo& m, const RootSelection& sel, NodeAddr local,
+                       std::uint8_t gid) {
   LocalSetup out;
-  const RootSelection sel = select_root(g, m.member_switch, rule);
   out.root = sel.root;
   out.root_node = m.representative[static_cast<std::size_t>(sel.root)];
   // Step 2: only the representative member node of the local switch goes on.
@@ -97,8 +95,18 @@ LocalSetup setup_register(const SwitchGraph& g, const std::vector<NodeAddr>& mem
   }
   return out;
 }
+}  // namespace
 
-GroupPlan plan_group(const SwitchGraph& g, const std::vector<NodeAddr>& members, std::uint8_t gid, LeafRule rule) {
+LocalSetup setup_register(const SwitchGraph& g, const std::vector<NodeAddr>& members, NodeAddr local,
+                          std::uint8_t gid, LeafRule rule) {
+  const MemberInfo m = check_members(g, members);
+  if (!std::binary_search(m.sorted.begin(), m.sorted.end(), local))
+    throw UserError(fmt::format("barrier group: node {} is not a member", to_string(local)));
+  return local_setup(g, m, select_root(g, m.member_switch, rule), local, gid);
+}
+
+GroupPlan plan_group(const SwitchGraph& g, const std::vector<NodeAddr>& members, std::uint8_t gid, LeafRule rule,
+                     PlanCheck check) {
   const MemberInfo m = check_members(g, members);
   const RootSelection sel = select_root(g, m.member_switch, rule);
   GroupPlan plan;
@@ -110,7 +118,9 @@ GroupPlan plan_group(const SwitchGraph& g, const std::vector<NodeAddr>& members,
   plan.members = m.sorted;
   std::vector<int> written(static_cast<std::size_t>(g.switches()), 0);
   for (const auto& n : m.sorted) {
-    const LocalSetup ls = setup_register(g, members, n, gid, rule);
+    if (check == PlanCheck::Representatives && !(m.representative[static_cast<std::size_t>(n.sw)] == n)) continue;
+    const LocalSetup ls = check == PlanCheck::EveryMember ? setup_register(g, members, n, gid, rule)
+                                                          : local_setup(g, m, sel, n, gid);
     if (ls.root != plan.root || !(ls.root_node == plan.root_node))
       throw SimError(fmt::format("barrier group {}: member {} chose another root", gid, to_string(n)));
     if (!ls.representative) continue;

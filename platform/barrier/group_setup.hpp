@@ -54,8 +54,13 @@ LocalSetup setup_register(const SwitchGraph& g, const std::vector<NodeAddr>& mem
 
 // The whole group's setup: every member's setup_register merged. Throws SimError if two members
 // disagree or a BTIN switch is written twice or not at all (the algorithm's invariant).
+// EveryMember runs Setup_Register from scratch for every member (the distributed algorithm as
+// is); Representatives computes the root selection once and runs steps 2-6 for the
+// representatives only (same result, for large experiments: 1024 members x 300 BFS trees each
+// would dominate the run time).
+enum class PlanCheck { EveryMember, Representatives };
 GroupPlan plan_group(const SwitchGraph& g, const std::vector<NodeAddr>& members, std::uint8_t gid,
-                     LeafRule rule = LeafRule::DeepestLevel);
+                     LeafRule rule = LeafRule::DeepestLevel, PlanCheck check = PlanCheck::EveryMember);
 
 // Register placement after the writes were tried: a switch without a free register keeps the
 // group's register in the memory of a node instead (slower: every message of the group through
