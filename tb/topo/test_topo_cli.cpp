@@ -61,3 +61,14 @@ TEST_CASE("routes and topo check flag the cyclic route set with exit 2") {
   REQUIRE(rc == sanvp::kExitUserError);
   REQUIRE_THAT(out, Catch::Contains("error: sanvp topo gen: f: f=0.5 too small to connect 75 switches"));
 }
+
+TEST_CASE("the README's annotated scenario is the example file that CI runs, verbatim") {
+  auto slurp = [](const std::string& p) {
+    std::ifstream f(p);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  const std::string readme = slurp(source_dir() + "/README.md");
+  const std::string example = slurp(source_dir() + "/platform/scenarios/readme-example.yaml");
+  REQUIRE(example.size() > 500);
+  REQUIRE_THAT(readme, Catch::Contains("```yaml\n" + example + "```"));
+}
