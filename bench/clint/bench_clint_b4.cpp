@@ -7,6 +7,9 @@
 
 #include "platform/clint/experiment.hpp"
 
+// No SystemC banner in the printed figure (static init runs before the kernel prints it).
+const bool g_quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
+
 int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   using namespace sanvp;
@@ -18,7 +21,7 @@ int sc_main(int argc, char* argv[]) {
   double wall = 0;
   nlohmann::json r = run_experiment(pv, setup, {ExperimentPoint{"B4", 0.5, false}}, &wall);
   const auto& p = r["points"][0];
-  fmt::print("bench_clint_b4: 16 hosts, B4 (lcf), load 0.5, {} cycles of 4 ns: {:.3f} s wall, {:.3g} simulated cycles per wall second "
+  fmt::print("bench_clint_b4: 16 hosts, B4 (lcf), load 0.5, seed 1, {} cycles of 4 ns: {:.3f} s wall, {:.3g} simulated cycles per wall second "
              "(mean latency {:.3f} us, {} breqs delivered, {} slots)\n",
              setup.cycles, wall, static_cast<double>(setup.cycles) / wall, p["mean_latency_us"].get<double>(),
              p["delivered"].get<std::uint64_t>(), p["slots"].get<std::uint64_t>());
