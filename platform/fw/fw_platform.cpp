@@ -43,6 +43,20 @@ FwPlatform::FwPlatform(sc_core::sc_module_name name, ParamValues& pv, const Imag
   bus.map(sys->socket, nic::map::kSysBase, nic::map::kSysSize, "sys");
 }
 
+namespace {
+// "ns::f(int, char*) const" -> "ns::f": strips the last balanced parameter list.
+std::string without_params(const std::string& d) {
+  const auto close = d.rfind(')');
+  if (close == std::string::npos) return d;
+  int depth = 0;
+  for (std::size_t i = close + 1; i-- > 0;) {
+    if (d[i] == ')') ++depth;
+    else if (d[i] == '(' && --depth == 0) return d.substr(0, i);
+  }
+  return d;
+}
+}  // namespace
+
 std::vector<std::pair<std::uint32_t, std::uint32_t>> parse_pc_filter(const std::string& spec, const Image& image) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
   lanai::SymbolTable syms(image.symbols);
@@ -65,15 +79,31 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> parse_pc_filter(const std::
       out.emplace_back(static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi));
       continue;
     }
-    const lanai::Symbol* s = syms.by_name(item);
-    if (!s) throw UserError(fmt::format("--fw-trace-filter: no symbol '{}' in the image (give a symbol or a pc range 0xLO-0xHI)", item));
-    std::uint32_t hi = s->addr + s->size;
-    if (s->size == 0) {
-      hi = image.code_hi;
-      for (const auto& o : syms.all())
-        if (o.addr > s->addr) { hi = o.addr; break; }
+    auto add_range = [&](const lanai::Symbol& s) {
+      std::uint32_t hi = s.addr + s.size;
+      if (s.size == 0) {
+        hi = image.code_hi;
+        for (const auto& o : syms.all())
+          if (o.addr > s.addr) { hi = o.addr; break; }
+      }
+      out.emplace_back(s.addr, hi);
+    };
+    if (const lanai::Symbol* s = syms.by_name(item)) {
+      add_range(*s);
+      continue;
     }
-    out.emplace_back(s->addr, hi);
+    // A function named without its parameter list, and possibly without its namespaces
+    // ("main", "fib", "ns::f"), selects every function of that name.
+    bool found = false;
+    for (const auto& s : syms.all()) {
+      const std::string base = without_params(s.display);
+      const bool qualified_match = base.size() > item.size() + 2 && base.compare(base.size() - item.size() - 2, std::string::npos, "::" + item) == 0;
+      if (s.is_function && (base == item || qualified_match)) {
+        add_range(s);
+        found = true;
+      }
+    }
+    if (!found) throw UserError(fmt::format("--fw-trace-filter: no symbol '{}' in the image (give a symbol or a pc range 0xLO-0xHI)", item));
   }
   return out;
 }

@@ -253,3 +253,29 @@ TEST_CASE("fw-trace-filter takes several functions (demangled names may contain 
   CHECK(busy > 1000);
   CHECK(other == 0);
 }
+
+TEST_CASE("fw-trace-filter: a function named without its parameters or namespaces is found", "[trace]") {
+  const std::string a = "/tmp/sanvp_trace4a_" + std::to_string(getpid()) + ".txt";
+  const std::string b = "/tmp/sanvp_trace4b_" + std::to_string(getpid()) + ".txt";
+  const auto p = fw_run("profile_me", "--fw-trace-filter leaf --fw-trace-file " + a);
+  const auto q = fw_run("profile_me", "--fw-trace-filter 'leaf(int)' --fw-trace-file " + b);
+  REQUIRE(p.rc == 0);
+  REQUIRE(q.rc == 0);
+  const std::string ta = sanvp::test::slurp(a), tb = sanvp::test::slurp(b);
+  std::remove(a.c_str());
+  std::remove(b.c_str());
+  CHECK(!ta.empty());
+  CHECK(ta == tb);
+  const auto m = fw_run("profile_me", "--fw-trace-filter main --fw-trace-file " + a);
+  CHECK(m.rc == 0);
+  const std::string tm = sanvp::test::slurp(a);
+  std::remove(a.c_str());
+  CHECK(tm.find(" main()") != std::string::npos);
+  // fw_hello's fib is in an anonymous namespace: "(anonymous namespace)::fib(unsigned int)".
+  const auto f = sanvp::test::run(sanvp::test::sanvp_bin() + " fw run " + std::string(FW_EXAMPLES_DIR) + "/fw_hello.img --fw-trace-filter fib --fw-trace-file " + a);
+  CHECK(f.rc == 7);
+  const std::string tf = sanvp::test::slurp(a);
+  std::remove(a.c_str());
+  CHECK(tf.find(" (anonymous namespace)::fib(unsigned int) ") != std::string::npos);
+  CHECK(fw_run("profile_me", "--fw-trace-filter eaf").rc == 2);  // a suffix of a name is not a name
+}
