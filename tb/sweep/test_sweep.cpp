@@ -1,5 +1,6 @@
 // Sweeps: plan parsing, a 6-point sweep run as processes merged into CSV/JSON and plotted, and a
 // sweep whose points hang reports them and exits non-zero.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -51,8 +52,8 @@ TEST_CASE("a sweep of 6 points gives a CSV of 6 rows, a merged JSON and a PNG") 
   const fs::path d = fs::temp_directory_path() / fmt::format("sanvp-sweep-{}", ::getpid());
   fs::remove_all(d);
   const int rc = run(fmt::format("{} sweep {}/platform/scenarios/single-switch-uniform.yaml --vary traffic.load=0.1:0.6:0.1 "
-                                 "--set duration=10us --jobs 2 --out {} > {}/out.txt 2> {}/progress.txt",
-                                 sanvp_bin(), source_dir(), d.string(), fs::temp_directory_path().string(), fs::temp_directory_path().string()));
+                                 "--set duration=10us --jobs 2 --out {} > {}.out.txt 2> {}.progress.txt",
+                                 sanvp_bin(), source_dir(), d.string(), d.string(), d.string()));
   REQUIRE(rc == 0);
   const auto csv = lines(d / "sweep.csv");
   REQUIRE(csv.size() == 7);  // header + 6 points
@@ -74,7 +75,12 @@ TEST_CASE("a sweep of 6 points gives a CSV of 6 rows, a merged JSON and a PNG") 
   f.read(magic, 8);
   REQUIRE(std::string(magic + 1, 3) == "PNG");
   REQUIRE(fs::file_size(png) > 5000);
+  // Progress: one line per finished point on stderr.
+  const auto progress = lines(d.string() + ".progress.txt");
+  REQUIRE(std::count_if(progress.begin(), progress.end(), [](const std::string& l) { return l.find("] point ") != std::string::npos; }) == 6);
   fs::remove_all(d);
+  fs::remove(d.string() + ".out.txt");
+  fs::remove(d.string() + ".progress.txt");
 }
 
 TEST_CASE("a sweep whose points hang marks them and exits 3") {
