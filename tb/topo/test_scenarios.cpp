@@ -41,6 +41,7 @@ RunResult run_file(const std::string& file, const std::vector<std::string>& sets
   RunOptions opt;
   opt.report = "";
   opt.print_summary = false;
+  opt.scenario = s.name;  // as `sanvp run FILE` does
   if (s.seed) opt.seed = *s.seed;
   return run_simulation(pv, opt, scenario_run_spec(s));
 }
@@ -146,7 +147,7 @@ TEST_CASE("sanvp run on the deadlocking scenario exits 3 with the cycle on stder
   fs::remove_all(d);
 }
 
-TEST_CASE("relative paths resolve against the scenario folder; --set and the effective config") {
+TEST_CASE("relative paths resolve against the scenario folder, --set and the effective config") {
   const fs::path d = temp_dir("rel");
   fs::create_directories(d / "topos");
   write(d / "topos" / "pair.yaml", "switches: 2\nnodes: [\"0:0\", \"1:0\"]\nlinks:\n  - {a: \"0:1\", b: \"1:1\", params: {ld: 30ns}}\n");
