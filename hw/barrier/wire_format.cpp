@@ -52,6 +52,14 @@ std::vector<std::uint8_t> encode_response(const ConfigResponse& r, std::uint8_t 
   return b;
 }
 
+std::vector<std::uint8_t> encode_spilled(int in_port, const BarrierMessage& m) {
+  const std::uint16_t raw = m.encode();
+  std::vector<std::uint8_t> b{kLeadSpilled, static_cast<std::uint8_t>(in_port), static_cast<std::uint8_t>(raw >> 8),
+                              static_cast<std::uint8_t>(raw)};
+  seal(b);
+  return b;
+}
+
 std::optional<BarrierMessage> decode_message(const std::vector<std::uint8_t>& b) {
   if (!intact(b, kLeadMessage, kMessageFlits)) return std::nullopt;
   return BarrierMessage::decode(static_cast<std::uint16_t>(b[1] << 8 | b[2]));
@@ -70,6 +78,11 @@ std::optional<ConfigCommand> decode_config(const std::vector<std::uint8_t>& b) {
 std::optional<DecodedResponse> decode_response(const std::vector<std::uint8_t>& b) {
   if (!intact(b, kLeadResponse, kResponseFlits) || b[1] > 4) return std::nullopt;
   return DecodedResponse{ConfigResponse{static_cast<ConfigStatus>(b[1]), b[2]}, b[3]};
+}
+
+std::optional<SpilledMessage> decode_spilled(const std::vector<std::uint8_t>& b) {
+  if (!intact(b, kLeadSpilled, kSpilledFlits) || b[1] >= 64) return std::nullopt;
+  return SpilledMessage{b[1], BarrierMessage::decode(static_cast<std::uint16_t>(b[2] << 8 | b[3]))};
 }
 
 }  // namespace sanvp::barrier

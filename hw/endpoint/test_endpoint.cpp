@@ -326,6 +326,7 @@ void TestEndpoint::consume(const Flit& f, Time at) {
     } else {
       ++r.deliveries;
       ++stats_.recv_packets;
+      if (delivery_observer_) delivery_observer_(rx_pkt_, at);
     }
   }
 }

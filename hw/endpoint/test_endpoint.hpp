@@ -78,6 +78,8 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   void set_barrier_observer(std::function<void(const std::vector<std::uint8_t>&, Time)> fn) {
     barrier_observer_ = std::move(fn);
   }
+  // Sees every packet delivered intact to this node: (packet id, time its tail arrived).
+  void set_delivery_observer(std::function<void(std::uint32_t, Time)> fn) { delivery_observer_ = std::move(fn); }
   void start_traffic(const TrafficConfig& cfg, int nodes);
   // The sink refuses to consume during [from, to): its slack buffer fills and STOPs the link.
   void pause_receive(Time from, Time to) { pauses_.emplace_back(from, to); }
@@ -136,6 +138,7 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   std::vector<std::pair<Time, Time>> pauses_;
   std::function<void(Time)> stall_observer_;
   std::function<void(const std::vector<std::uint8_t>&, Time)> barrier_observer_;
+  std::function<void(std::uint32_t, Time)> delivery_observer_;
   bool raw_active_ = false;
   std::vector<std::uint8_t> raw_;
   Stats stats_;

@@ -224,6 +224,13 @@ void Switch::barrier_packet(int port, const std::vector<std::uint8_t>& bytes, Ti
   if (lead == kLeadMessage) {
     if (auto m = decode_message(bytes)) {
       if (auto why = barrier_.receive(port, m->encode(), now)) {
+        const auto sp = spill_.find(m->gid);
+        if (*why == DropReason::UnknownGid && sp != spill_.end()) {  // fallback: to the node keeping the register
+          ports_[static_cast<std::size_t>(sp->second)]->bqueue.push_back(encode_spilled(port, *m));
+          barrier_request(sp->second);
+          ++barrier_spilled_;
+          return;
+        }
         ++barrier_drops_;
         log::debug("{}: barrier message from p{} dropped: {}", name(), port, to_string(*why));
       }
@@ -232,6 +239,9 @@ void Switch::barrier_packet(int port, const std::vector<std::uint8_t>& bytes, Ti
   } else if (lead == kLeadConfig) {
     if (auto c = decode_config(bytes)) {
       const ConfigResponse r = barrier_.configure(*c, now);
+      // Spill table: a group refused for lack of registers is kept by the node that asked.
+      if (c->op == ConfigOp::Alloc && r.status == ConfigStatus::Full) spill_[c->gid] = port;
+      if (c->op == ConfigOp::Release) spill_.erase(c->gid);
       ports_[static_cast<std::size_t>(port)]->bqueue.push_back(encode_response(r, c->gid));
       barrier_request(port);
       return;

@@ -12,8 +12,13 @@
 // packet never waits in the slack buffer) and hands it to the switch's BarrierUnit. The unit
 // competes for outputs like one more input (round-robin with the worms) and sends its merged or
 // replicated messages, and the answers to register writes, as 4- and 5-flit packets.
+// Register exhaustion: when an ALLOC is answered FULL, a small spill table beside the unit
+// (GID -> port, not part of the barrier unit's RTL) remembers the port the request came from;
+// later messages of that group are sent there as spilled messages (wire_format.hpp), to the node
+// that keeps the register in its memory. A RELEASE clears the entry.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -62,6 +67,8 @@ class Switch : public sc_core::sc_module {
   const barrier::BarrierUnitTl& barrier_unit() const { return barrier_; }
   // Barrier packets this switch dropped: bad CRC or length, unknown lead, or refused by the unit.
   std::uint64_t barrier_drops() const { return barrier_drops_; }
+  // Barrier messages sent to a node-memory register (spill table hits).
+  std::uint64_t barrier_spilled() const { return barrier_spilled_; }
 
   void set_grant_observer(GrantObserver fn) { grant_observer_ = std::move(fn); }
   void declare_traces();
@@ -93,6 +100,8 @@ class Switch : public sc_core::sc_module {
   Crossbar crossbar_;
   barrier::BarrierUnitTl barrier_;
   std::uint64_t barrier_drops_ = 0;
+  std::uint64_t barrier_spilled_ = 0;
+  std::map<std::uint8_t, int> spill_;  // GID -> port of the node keeping its register
   std::vector<std::unique_ptr<Port>> ports_;
   sc_core::sc_event arbitrate_ev_;
   GrantObserver grant_observer_;

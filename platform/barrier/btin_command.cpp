@@ -8,6 +8,7 @@
 #include "hw/barrier/barrier_unit_tl.hpp"
 #include "platform/barrier/btin_report.hpp"
 #include "platform/barrier/experiment.hpp"
+#include "platform/barrier/flit_run.hpp"
 #include "platform/cli/commands.hpp"
 #include "platform/core/error.hpp"
 
@@ -21,6 +22,9 @@ struct Options {
   sanvp::barrier::ExperimentConfig exp;
   std::vector<int> sizes;
   std::string csv, json;
+  sanvp::barrier::FlitRunConfig flit;
+  std::vector<int> flit_sizes;
+  std::string flit_json;
 };
 
 sanvp::ParamValues params_from(const std::vector<std::string>& sets) {
@@ -56,10 +60,29 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
   exp->add_option("--set", opt->sets, "override a parameter: key=value (btin.t_s, btin.t_p, btin.t_r, btin.t_root)");
   exp->add_option("--csv", opt->csv, "write one row per run to this CSV file");
   exp->add_option("--json", opt->json, "write the per-size summary to this JSON file");
-  return [opt, exp]() -> int {
+  auto* flit = sub->add_subcommand("flit", "BTIN barriers in the flit-level simulator on a random irregular network, vs the model");
+  auto& fc = opt->flit;
+  flit->add_option("--nodes", fc.nodes, "nodes p")->capture_default_str();
+  flit->add_option("--switches", fc.switches, "switches q")->capture_default_str();
+  flit->add_option("--ports", fc.ports, "ports per switch k")->capture_default_str();
+  flit->add_option("--f", fc.f, "connectivity f")->capture_default_str();
+  flit->add_option("--sizes", opt->flit_sizes, "group sizes (default 2,16,64,256)")->delimiter(',');
+  flit->add_option("--groups", fc.groups, "groups per size")->capture_default_str();
+  flit->add_option("--seed", fc.seed, "network seed")->capture_default_str();
+  flit->add_option("--set", opt->sets, "override a parameter: key=value (link.*, switch.*, barrier.*, btin.t_s)");
+  flit->add_option("--json", opt->flit_json, "write the samples to this JSON file");
+  return [opt, exp, flit]() -> int {
     (void)g_barrier_params;
     sanvp::ParamValues pv = params_from(opt->sets);
     const auto lat = sanvp::barrier::LatencyParams::from_params(pv, "");
+    if (flit->parsed()) {
+      auto fc = opt->flit;
+      if (!opt->flit_sizes.empty()) fc.sizes = opt->flit_sizes;
+      const auto r = sanvp::barrier::run_flit_barriers(pv, fc);
+      fmt::print("{}", sanvp::barrier::flit_table(fc, r));
+      if (!opt->flit_json.empty()) write_file(opt->flit_json, sanvp::barrier::flit_json(fc, r).dump(1) + "\n");
+      return r.errors.empty() ? 0 : 1;
+    }
     if (!exp->parsed()) {
       fmt::print("{}", sanvp::barrier::btin_example_report(lat));
       return 0;

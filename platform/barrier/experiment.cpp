@@ -19,17 +19,10 @@ namespace sanvp::barrier {
 namespace {
 
 Topology irregular(const ExperimentConfig& c, std::uint64_t seed) {
-  GenRequest req;
-  req.type = "irregular";
-  req.where = Origin{"btin experiment", "topology"};
-  auto arg = [&](const char* k, std::string v) { req.args[k] = GenArg{std::move(v), Origin{"btin experiment", k}}; };
-  arg("switches", std::to_string(c.switches));
-  arg("nodes", std::to_string(c.nodes));
-  arg("ports", std::to_string(c.ports));
-  arg("f", fmt::format("{}", c.f));
-  arg("seed", std::to_string(seed));
-  return generate_topology(req);
+  return irregular_network(c.nodes, c.switches, c.ports, c.f, seed);
 }
+
+}  // namespace
 
 std::vector<NodeAddr> random_group(const TopoGraph& tg, int size, std::uint64_t seed, int run) {
   const int n = static_cast<int>(tg.node_addr.size());
@@ -45,6 +38,8 @@ std::vector<NodeAddr> random_group(const TopoGraph& tg, int size, std::uint64_t 
   }
   return g;
 }
+
+namespace {
 
 Stat stat(const std::vector<double>& v) {
   Stat s;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "platform/barrier/latency_model.hpp"
+#include "platform/barrier/switch_graph.hpp"
 
 namespace sanvp::barrier {
 
@@ -59,6 +60,10 @@ struct ExperimentResult {
 // latency or traffic measured on the functional network disagrees with the closed form
 // 2*L(h+2), 2*(edges+n) (an independent check of the model on every run).
 ExperimentResult run_experiment(const ExperimentConfig& cfg);
+
+// The member group of `run` for `size` (seeded stream "btin.group.<size>.<run>").
+struct TopoGraph;
+std::vector<NodeAddr> random_group(const TopoGraph& tg, int size, std::uint64_t seed, int run);
 
 std::string experiment_csv(const ExperimentResult& r);
 nlohmann::json experiment_json(const ExperimentResult& r);

@@ -6,6 +6,7 @@
 #include <deque>
 
 #include "platform/core/error.hpp"
+#include "platform/topo/generators.hpp"
 #include "platform/topo/routing.hpp"
 
 namespace sanvp::barrier {
@@ -70,6 +71,19 @@ UpDownPaths updown_paths(const Topology& t, int from) {
     std::reverse(h.begin(), h.end());
   }
   return r;
+}
+
+Topology irregular_network(int nodes, int switches, int ports, double f, std::uint64_t seed) {
+  GenRequest req;
+  req.type = "irregular";
+  req.where = Origin{"btin", "topology"};
+  auto arg = [&](const char* k, std::string v) { req.args[k] = GenArg{std::move(v), Origin{"btin", k}}; };
+  arg("switches", std::to_string(switches));
+  arg("nodes", std::to_string(nodes));
+  arg("ports", std::to_string(ports));
+  arg("f", fmt::format("{}", f));
+  arg("seed", std::to_string(seed));
+  return generate_topology(req);
 }
 
 }  // namespace sanvp::barrier

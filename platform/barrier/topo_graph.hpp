@@ -28,4 +28,8 @@ struct UpDownPaths {
 };
 UpDownPaths updown_paths(const Topology& t, int from);
 
+// The topology layer's `irregular` generator (BTIN Section 5.1): q switches, p nodes, k ports,
+// connectivity f. Throws UserError for infeasible requests (e.g. f too small to connect).
+Topology irregular_network(int nodes, int switches, int ports, double f, std::uint64_t seed);
+
 }  // namespace sanvp::barrier

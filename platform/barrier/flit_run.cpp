@@ -1,0 +1,136 @@
+#include "platform/barrier/flit_run.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <memory>
+#include <systemc>
+
+#include "platform/barrier/experiment.hpp"
+#include "platform/barrier/functional_net.hpp"
+#include "platform/barrier/host_barrier.hpp"
+#include "platform/barrier/topo_graph.hpp"
+#include "platform/sim/network.hpp"
+#include "platform/topo/routing.hpp"
+
+namespace sanvp::barrier {
+
+namespace {
+Time now_ps() { return sc_core::sc_time_stamp().value(); }
+}  // namespace
+
+FlitRunResult run_flit_barriers(ParamValues& pv, const FlitRunConfig& cfg) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  FlitRunResult res;
+  const Topology topo = irregular_network(cfg.nodes, cfg.switches, cfg.ports, cfg.f, cfg.seed);
+  const TopoGraph tg(topo);
+  topo.apply_params(pv);
+  Network net(pv, cfg.seed);
+  topo.populate(net);
+  net.build();
+  {
+    const RouteTable rt = updown_routes(topo);
+    std::vector<std::vector<std::vector<std::uint8_t>>> table(static_cast<std::size_t>(rt.nodes()));
+    for (int s = 0; s < rt.nodes(); ++s) {
+      table[static_cast<std::size_t>(s)].resize(static_cast<std::size_t>(rt.nodes()));
+      for (int d = 0; d < rt.nodes(); ++d) table[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)] = rt.vec(s, d);
+    }
+    net.set_route_table(std::move(table));
+  }
+  const Time cp = pv.time("", "link", "cp"), ld = pv.time("", "link", "ld");
+  const Time delay = pv.time("", "barrier", "delay"), sd = pv.time("", "switch", "sd");
+  const LatencyParams paper = LatencyParams::from_params(pv, "");
+  LatencyParams mapped;
+  mapped.t_s = paper.t_s;
+  mapped.t_p = 3 * cp + ld;
+  mapped.t_r = delay + sd;
+
+  HostBarrierConfig hc;
+  hc.startup = paper.t_s;
+  BarrierHosts hosts("btin_hosts", net, tg, hc);
+
+  struct Job { int size, run; std::vector<int> members; };
+  std::vector<Job> jobs;
+  for (int size : cfg.sizes)
+    for (int run = 0; run < cfg.groups; ++run) {
+      Job j{size, run, {}};
+      for (const auto& a : random_group(tg, size, cfg.seed, run)) j.members.push_back(tg.node_id.at(a));
+      jobs.push_back(std::move(j));
+    }
+
+  // One group after another: create, barrier (everyone arrives 1 us after the group is ready),
+  // destroy; the next starts when the previous one is destroyed.
+  std::shared_ptr<std::function<void(std::size_t, Time)>> step = std::make_shared<std::function<void(std::size_t, Time)>>();
+  *step = [&, step](std::size_t k, Time t) {
+    if (k >= jobs.size()) return;
+    const Job& j = jobs[k];
+    const auto gid = static_cast<std::uint8_t>(1 + k % 250);
+    hosts.create_group(gid, j.members, t, [&, k, gid, step, t](Time ready) {
+      const Job& jj = jobs[k];
+      const Time arrive = ready + kUs;
+      auto left = std::make_shared<std::size_t>(jj.members.size());
+      auto last = std::make_shared<Time>(0);
+      for (int m : jj.members)
+        hosts.barrier(gid, m, arrive, [&, k, gid, step, t, ready, arrive, left, last](Time rel) {
+          *last = std::max(*last, rel);
+          if (--*left > 0) return;
+          const auto& g = hosts.group(gid);
+          FlitSample s;
+          s.size = jobs[k].size;
+          s.run = jobs[k].run;
+          s.height = g.plan.tree.height;
+          s.fallbacks = static_cast<int>(g.fallback_switches.size());
+          s.setup = ready - t;
+          s.flit = *last - arrive;
+          s.closed = 2 * (mapped.t_s + static_cast<Time>(s.height + 2) * mapped.t_p + static_cast<Time>(s.height + 1) * mapped.t_r);
+          FunctionalBtinNet fn(tg.graph, std::vector<int>(static_cast<std::size_t>(tg.graph.switches()), 8), mapped);
+          fn.create(g.plan);
+          s.model = fn.run({&g.plan}, {}, 1).at(0).latency;
+          if (s.fallbacks == 0 && (s.flit != s.closed || s.model != s.flit + 4 * mapped.t_r))
+            res.errors.push_back(fmt::format("size {} run {}: flit {} ps, closed form {} ps, model {} ps", s.size, s.run, s.flit,
+                                             s.closed, s.model));
+          res.samples.push_back(s);
+          hosts.destroy_group(gid, now_ps(), [step, k](Time done) { (*step)(k + 1, done); });
+        });
+    });
+  };
+  (*step)(0, 0);
+  sc_core::sc_start();
+  res.sim_end = now_ps();
+  for (const auto& e : hosts.errors()) res.errors.push_back(e);
+  for (int s = 0; s < net.switches(); ++s) res.drops += net.sw(s).barrier_drops();
+  if (res.samples.size() != jobs.size())
+    res.errors.push_back(fmt::format("{} of {} barriers completed", res.samples.size(), jobs.size()));
+  res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return res;
+}
+
+std::string flit_table(const FlitRunConfig& cfg, const FlitRunResult& r) {
+  std::string s = fmt::format("BTIN flit-level: {} nodes, {} switches of {} ports, f = {}, network seed {}, {} groups per size\n",
+                              cfg.nodes, cfg.switches, cfg.ports, cfg.f, cfg.seed, cfg.groups);
+  s += fmt::format("{:>5} {:>4} {:>6} {:>9} {:>10} {:>12} {:>12} {:>9}\n", "n", "run", "height", "fallback", "setup us",
+                   "flit us", "closed us", "model us");
+  auto us = [](Time t) { return static_cast<double>(t) / kUs; };
+  for (const auto& x : r.samples)
+    s += fmt::format("{:>5} {:>4} {:>6} {:>9} {:>10.3f} {:>12.4f} {:>12.4f} {:>9.4f}\n", x.size, x.run, x.height, x.fallbacks,
+                     us(x.setup), us(x.flit), us(x.closed), us(x.model));
+  s += fmt::format("barrier drops {}, errors {}; simulated {}, wall {:.2f} s\n", r.drops, r.errors.size(), format_time(r.sim_end),
+                   r.wall_s);
+  for (const auto& e : r.errors) s += "  error: " + e + "\n";
+  return s;
+}
+
+nlohmann::json flit_json(const FlitRunConfig& cfg, const FlitRunResult& r) {
+  nlohmann::json j;
+  j["config"] = {{"nodes", cfg.nodes}, {"switches", cfg.switches}, {"ports", cfg.ports}, {"f", cfg.f}, {"seed", cfg.seed},
+                 {"groups", cfg.groups}};
+  j["samples"] = nlohmann::json::array();
+  for (const auto& x : r.samples)
+    j["samples"].push_back({{"size", x.size}, {"run", x.run}, {"height", x.height}, {"fallbacks", x.fallbacks},
+                            {"setup_ps", x.setup}, {"flit_ps", x.flit}, {"closed_ps", x.closed}, {"model_ps", x.model}});
+  j["errors"] = r.errors;
+  j["drops"] = r.drops;
+  return j;
+}
+
+}  // namespace sanvp::barrier
