@@ -177,7 +177,7 @@ TEST_CASE("image files: round trip and corrupt images", "[loader][image]") {
   std::remove(obj.c_str());
 }
 
-TEST_CASE("COMDAT inline functions in two objects link once; weak definitions yield to strong ones", "[loader]") {
+TEST_CASE("COMDAT inline functions in two objects link once, weak definitions yield to strong ones", "[loader]") {
   const std::string common = "template <int N> __attribute__((noinline)) int tmpl(int x) { return x * N + 1; }\n";
   const auto a = compile("cda", common + "int from_b(int);\n__attribute__((weak)) int tunable() { return 1; }\n"
                                           "int main() { return tmpl<3>(2) + from_b(4) + tunable(); }\n");

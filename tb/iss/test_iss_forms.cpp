@@ -107,7 +107,7 @@ TEST_CASE("addc.f/subb.f: carry in, carry out, zero and overflow along a 64-bit 
   }
 }
 
-TEST_CASE("right shifts with .f clear C and V; sha by -31 spreads the sign", "[iss][shift][flags]") {
+TEST_CASE("right shifts with .f clear C and V, sha by -31 spreads the sign", "[iss][shift][flags]") {
   Machine m("add.f %r1, 1, %r0\n sh.f %r3, -1, %r6\n add.f %r1, 1, %r0\n sha.f %r16, %r17, %r7");
   m.set(3, 1).set(16, 0x80000000).set(17, 0xFFFFFFE1 /* -31 */).run();
   CHECK(m.r(6) == 0);
@@ -115,9 +115,9 @@ TEST_CASE("right shifts with .f clear C and V; sha by -31 spreads the sign", "[i
   CHECK(flags(m) == "Nzvc");
 }
 
-TEST_CASE("RI logic: and fills the other half with ones; or/xor zero-extend", "[iss][ri]") {
+TEST_CASE("RI logic: and fills the other half with ones, or/xor zero-extend", "[iss][ri]") {
   Machine m("and %r3, 0xffff1234, %r6\n and %r3, 0x1234ffff, %r7\n or %r3, 0xf0f0, %r12\n xor %r3, 0xffff0000, %r13\n"
-            "and.f %r3, 0, %r14\n or.f %r0, 0x8000000, %r15\n xor %r3, %r1, %r16");
+            "and.f %r3, 0xffff0000, %r14\n or.f %r0, 0x8000000, %r15\n xor %r3, %r1, %r16");
   m.set(3, 0xDEADBEEF).run();
   CHECK(m.r(6) == (0xDEADBEEFu & 0xFFFF1234u));
   CHECK(m.r(7) == (0xDEADBEEFu & 0x1234FFFFu));
@@ -222,7 +222,7 @@ TEST_CASE("popc, leadz, trailz including the zero input (= 32)", "[iss][special]
   CHECK(m.r(17) == 32);
 }
 
-TEST_CASE("r0 reads 0 and r1 reads all ones; writes to them are discarded", "[iss][regs]") {
+TEST_CASE("r0 reads 0 and r1 reads all ones, writes to them are discarded", "[iss][regs]") {
   Machine m("add %r3, 5, %r0\n add %r3, 5, %r1\n add %r0, %r1, %r6\n or %r1, 0, %r7\n mov 0x12345, %r0");
   m.set(3, 1).run();
   CHECK(m.r(0) == 0);
