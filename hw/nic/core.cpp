@@ -310,9 +310,13 @@ void LanaiCore::run_thread() {
       s_.budget = std::max<std::uint64_t>(target, s_.cycles + 1);
       if (observe_) lanai::run<LanaiCore, true>(s_, *this);
       else lanai::run<LanaiCore, false>(s_, *this);
+      // Catch SystemC time up with the core. Measured from the current time, not the slice
+      // start: a target that blocked inside b_transport (wait-for-event) has already moved
+      // SystemC time forward, and the core's clock includes that wait.
       const Time ct = core_time();
-      if (ct > now) {
-        qk_.set(sc_core::sc_time(static_cast<double>(ct - now), sc_core::SC_PS));
+      const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
+      if (ct > stamp) {
+        qk_.set(sc_core::sc_time(static_cast<double>(ct - stamp), sc_core::SC_PS));
         qk_.sync();
       }
     }
