@@ -1,26 +1,32 @@
 #include "hw/nic/sram.hpp"
 
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <fmt/format.h>
 
 #include "platform/core/error.hpp"
 
 namespace sanvp::nic {
 
-Sram::Sram(sc_core::sc_module_name name, std::uint32_t size) : sc_module(name), socket("socket"), mem_(size, 0) {
+void Sram::Free::operator()(std::uint8_t* p) const { std::free(p); }
+
+Sram::Sram(sc_core::sc_module_name name, std::uint32_t size)
+    : sc_module(name), socket("socket"), mem_(static_cast<std::uint8_t*>(std::calloc(size ? size : 1, 1))), size_(size) {
+  if (!mem_) throw std::bad_alloc();
   socket.register_b_transport(this, &Sram::b_transport);
   socket.register_get_direct_mem_ptr(this, &Sram::get_direct_mem_ptr);
   socket.register_transport_dbg(this, &Sram::transport_dbg);
 }
 
 void Sram::write(std::uint32_t offset, const std::uint8_t* src, std::uint32_t len) {
-  if (std::uint64_t{offset} + len > mem_.size())
-    throw UserError(fmt::format("{}: write of {} bytes at 0x{:x} exceeds the SRAM size 0x{:x}", name(), len, offset, mem_.size()));
-  if (len) std::memcpy(mem_.data() + offset, src, len);
+  if (std::uint64_t{offset} + len > std::uint64_t{size_})
+    throw UserError(fmt::format("{}: write of {} bytes at 0x{:x} exceeds the SRAM size 0x{:x}", name(), len, offset, std::uint64_t{size_}));
+  if (len) std::memcpy(mem_.get() + offset, src, len);
 }
 
 std::uint32_t Sram::read32(std::uint32_t offset) const {
-  const std::uint8_t* p = mem_.data() + offset;
+  const std::uint8_t* p = mem_.get() + offset;
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
 }
 
@@ -29,21 +35,21 @@ std::uint32_t Sram::read32(std::uint32_t offset) const {
 void Sram::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& /*delay*/) {
   const std::uint64_t addr = p.get_address();
   const unsigned len = p.get_data_length();
-  if (addr + len > mem_.size() || p.get_byte_enable_ptr() != nullptr) {
-    p.set_response_status(addr + len > mem_.size() ? tlm::TLM_ADDRESS_ERROR_RESPONSE : tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+  if (addr + len > std::uint64_t{size_} || p.get_byte_enable_ptr() != nullptr) {
+    p.set_response_status(addr + len > std::uint64_t{size_} ? tlm::TLM_ADDRESS_ERROR_RESPONSE : tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
     return;
   }
-  if (p.is_read()) std::memcpy(p.get_data_ptr(), mem_.data() + addr, len);
-  else if (p.is_write()) std::memcpy(mem_.data() + addr, p.get_data_ptr(), len);
+  if (p.is_read()) std::memcpy(p.get_data_ptr(), mem_.get() + addr, len);
+  else if (p.is_write()) std::memcpy(mem_.get() + addr, p.get_data_ptr(), len);
   p.set_dmi_allowed(dmi_allowed_);
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 bool Sram::get_direct_mem_ptr(tlm::tlm_generic_payload& /*p*/, tlm::tlm_dmi& dmi) {
   if (!dmi_allowed_) return false;
-  dmi.set_dmi_ptr(mem_.data());
+  dmi.set_dmi_ptr(mem_.get());
   dmi.set_start_address(0);
-  dmi.set_end_address(mem_.size() - 1);
+  dmi.set_end_address(std::uint64_t{size_} - 1);
   dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
   dmi.set_read_latency(sc_core::SC_ZERO_TIME);
   dmi.set_write_latency(sc_core::SC_ZERO_TIME);
@@ -52,10 +58,10 @@ bool Sram::get_direct_mem_ptr(tlm::tlm_generic_payload& /*p*/, tlm::tlm_dmi& dmi
 
 unsigned Sram::transport_dbg(tlm::tlm_generic_payload& p) {
   const std::uint64_t addr = p.get_address();
-  if (addr >= mem_.size()) return 0;
-  const unsigned len = static_cast<unsigned>(std::min<std::uint64_t>(p.get_data_length(), mem_.size() - addr));
-  if (p.is_read()) std::memcpy(p.get_data_ptr(), mem_.data() + addr, len);
-  else std::memcpy(mem_.data() + addr, p.get_data_ptr(), len);
+  if (addr >= std::uint64_t{size_}) return 0;
+  const unsigned len = static_cast<unsigned>(std::min<std::uint64_t>(p.get_data_length(), std::uint64_t{size_} - addr));
+  if (p.is_read()) std::memcpy(p.get_data_ptr(), mem_.get() + addr, len);
+  else std::memcpy(mem_.get() + addr, p.get_data_ptr(), len);
   return len;
 }
 
