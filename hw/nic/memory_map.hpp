@@ -33,4 +33,69 @@ inline constexpr uint32_t kScratch = 0x020;        // R/W: a plain register for 
 inline constexpr uint32_t kNicRegBase = 0x02000000u;
 inline constexpr uint32_t kNicRegSize = 0x00010000u;
 
+// NIC registers (offsets from kNicRegBase; 32-bit, big-endian). hw/nic/nic_regs.hpp models
+// them, firmware/runtime/include/fw/nic.h gives firmware typed access, docs/nic.md explains.
+namespace nic {
+// Interrupt controller and sleep.
+inline constexpr uint32_t kIsr = 0x000;       // R: status bits; W: write 1 to clear
+inline constexpr uint32_t kImr = 0x004;       // R/W: mask (which bits wake WAIT / count as pending)
+inline constexpr uint32_t kWait = 0x008;      // R: sleeps until ISR & IMR != 0, returns ISR & IMR
+inline constexpr uint32_t kIsrSet = 0x00C;    // W: set bits (software events)
+// Real-time clock: ticks of the NIC's own oscillator (nominal nic.osc.freq).
+inline constexpr uint32_t kRtcLo = 0x010;     // R: low word (latches the high word); W: sets the counter (with the staged high word)
+inline constexpr uint32_t kRtcHi = 0x014;     // R: latched high word; W: stages the high word for the next RTC_LO write
+inline constexpr uint32_t kRtcFreq = 0x018;   // R: nominal oscillator frequency in kHz
+// Interval timers: count RTC ticks, raise kIrqTimer0/1 when they expire.
+inline constexpr uint32_t kTimer0 = 0x020;    // W: arm, expires after N ticks (0 disarms); R: ticks left
+inline constexpr uint32_t kTimer1 = 0x024;
+// Host interface.
+inline constexpr uint32_t kDoorbell = 0x030;  // R: last value the host wrote (the host's write raises kIrqDoorbell)
+inline constexpr uint32_t kHostIrq = 0x034;   // W: interrupts the host with this value
+inline constexpr uint32_t kNodeId = 0x038;    // R: this NIC's node id in the network
+inline constexpr uint32_t kMailbox = 0x03C;   // R/W: a word the host can read by PIO (firmware publishes its host-interface address here)
+// Host DMA engine (SRAM <-> host memory over PCI): a ring of 16-byte descriptors in SRAM.
+inline constexpr uint32_t kHdmaRing = 0x040;  // W/R: SRAM address of the ring (16-byte aligned)
+inline constexpr uint32_t kHdmaSize = 0x044;  // W/R: entries (1..4096)
+inline constexpr uint32_t kHdmaHead = 0x048;  // W/R: producer index (firmware), mod 2^32
+inline constexpr uint32_t kHdmaTail = 0x04C;  // R: descriptors completed (engine), mod 2^32
+inline constexpr uint32_t kHdmaStatus = 0x050;// R: bit 0 busy; bits 31..16 errors
+// Send DMA: SRAM -> link, one byte per character period, obeys STOP/GO, appends CRC-8.
+inline constexpr uint32_t kSendAddr = 0x060;  // W/R: SRAM address of the packet (route bytes first)
+inline constexpr uint32_t kSendLen = 0x064;   // W/R: bytes to send from SRAM (route + type + payload)
+inline constexpr uint32_t kSendRoute = 0x068; // W/R: how many leading bytes are route bytes (not in the CRC)
+inline constexpr uint32_t kSendCtrl = 0x06C;  // W: 1 = start (ignored while busy: counts in kSendStatus bit 2)
+inline constexpr uint32_t kSendStatus = 0x070;// R: bit 0 sending, bit 1 blocked by STOP now, bit 2 start refused; bits 31..16 packets sent
+// Receive DMA: link -> SRAM receive buffers, a ring of 8-byte descriptors in SRAM.
+inline constexpr uint32_t kRxRing = 0x080;    // W/R: SRAM address of the descriptor ring (8-byte aligned)
+inline constexpr uint32_t kRxSize = 0x084;    // W/R: entries (1..4096)
+inline constexpr uint32_t kRxBufSize = 0x088; // W/R: bytes per receive buffer
+inline constexpr uint32_t kRxPolicy = 0x08C;  // W/R: 0 = back-pressure the link when no buffer is free, 1 = drop and count
+inline constexpr uint32_t kRxCtrl = 0x090;    // W/R: 1 = enabled (a disabled receiver back-pressures)
+inline constexpr uint32_t kRxTail = 0x094;    // R: descriptors filled (engine), mod 2^32
+inline constexpr uint32_t kRxDrops = 0x098;   // R: packets dropped for want of a buffer
+inline constexpr uint32_t kRxCrcErrors = 0x09C;  // R: packets received with a bad CRC (delivered, flagged)
+
+// ISR bits.
+inline constexpr uint32_t kIrqDoorbell = 1u << 0;
+inline constexpr uint32_t kIrqTimer0 = 1u << 1;
+inline constexpr uint32_t kIrqTimer1 = 1u << 2;
+inline constexpr uint32_t kIrqHdmaDone = 1u << 3;  // a host-DMA descriptor completed
+inline constexpr uint32_t kIrqSendDone = 1u << 4;  // the send DMA put the packet's last byte on the link
+inline constexpr uint32_t kIrqLinkStop = 1u << 5;  // STOP took effect on the outgoing link
+inline constexpr uint32_t kIrqLinkGo = 1u << 6;    // GO took effect on the outgoing link
+inline constexpr uint32_t kIrqRxDone = 1u << 7;    // a packet is complete in a receive buffer
+inline constexpr uint32_t kIrqRxNoBuf = 1u << 8;   // a packet found no free receive buffer
+inline constexpr uint32_t kIrqSoftware = 0xFFu << 24;  // free for kIsrSet
+
+// Host-DMA descriptor (16 bytes): local (SRAM address), host (host address), length, control.
+inline constexpr uint32_t kHdmaToSram = 1u << 0;    // control: host -> SRAM (else SRAM -> host)
+inline constexpr uint32_t kHdmaDoneBit = 1u << 31;  // control, written by the engine on completion
+inline constexpr uint32_t kHdmaErrBit = 1u << 30;   // control: address outside SRAM or host memory
+// Receive descriptor (8 bytes): buffer address, status.
+inline constexpr uint32_t kRxOwn = 1u << 31;        // status: the NIC may fill this buffer (firmware sets, engine clears)
+inline constexpr uint32_t kRxCrcErr = 1u << 30;     // status: CRC mismatch
+inline constexpr uint32_t kRxTrunc = 1u << 29;      // status: packet longer than the buffer; the rest was discarded
+inline constexpr uint32_t kRxLenMask = 0x00FFFFFFu; // status: bytes stored (type + payload; no CRC)
+}  // namespace nic
+
 }  // namespace sanvp::nic::map

@@ -1,0 +1,105 @@
+#include "hw/nic/host_dma.hpp"
+
+#include <algorithm>
+
+#include "hw/nic/memory_map.hpp"
+
+namespace sanvp::nic {
+
+namespace r = map::nic;
+
+namespace {
+inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
+}  // namespace
+
+HostDma::HostDma(sc_core::sc_module_name name, Sram& sram, PciBus& pci, HostMemoryPort* host, RaiseIrq raise, Time setup)
+    : sc_module(name), sram_(sram), pci_(pci), host_(host), raise_(std::move(raise)), setup_(setup) {
+  SC_THREAD(run);
+}
+
+void HostDma::declare_traces() {
+  Tracer& t = Tracer::global();
+  state_sig_ = t.declare(name(), "busy", 1);
+  len_sig_ = t.declare(name(), "length", 32);
+}
+
+bool HostDma::reg_read(std::uint32_t off, std::uint32_t& v) {
+  switch (off) {
+    case r::kHdmaRing: v = ring_; return true;
+    case r::kHdmaSize: v = size_; return true;
+    case r::kHdmaHead: v = head_; return true;
+    case r::kHdmaTail: v = tail_; return true;
+    case r::kHdmaStatus: v = (busy_ ? 1u : 0u) | (static_cast<std::uint32_t>(stats_.errors & 0xFFFF) << 16); return true;
+    default: return false;
+  }
+}
+
+bool HostDma::reg_write(std::uint32_t off, std::uint32_t v) {
+  switch (off) {
+    case r::kHdmaRing: ring_ = v & ~15u; return true;
+    case r::kHdmaSize: size_ = std::min<std::uint32_t>(v, 4096); return true;
+    case r::kHdmaHead: head_ = v; kick_.notify(sc_core::SC_ZERO_TIME); return true;
+    case r::kHdmaTail:
+    case r::kHdmaStatus: return true;  // read-only
+    default: return false;
+  }
+}
+
+void HostDma::run() {
+  while (true) {
+    while (head_ == tail_ || size_ == 0) wait(kick_);
+    busy_ = true;
+    const Time start = now_ps();
+    const std::uint32_t idx = tail_ % size_;
+    const std::uint64_t da = std::uint64_t{ring_} + std::uint64_t{idx} * 16;
+    std::uint32_t ctrl_bits = 0;
+    std::uint32_t local = 0, len = 0;
+    std::uint64_t host = 0;
+    bool to_sram = false;
+    if (da + 16 > sram_.size()) {
+      ctrl_bits = r::kHdmaErrBit;  // the ring itself is outside SRAM: nothing to write back
+    } else {
+      const std::uint8_t* d = sram_.data() + da;
+      local = get_be32(d);
+      host = get_be32(d + 4);
+      len = get_be32(d + 8);
+      to_sram = get_be32(d + 12) & r::kHdmaToSram;
+      if (len_sig_ != Tracer::kOff) Tracer::global().change(len_sig_, start, len);
+      if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, start, 1);
+      wait(sc_core::sc_time::from_value(setup_));
+      const bool local_ok = std::uint64_t{local} + len <= sram_.size();
+      if (!local_ok) ctrl_bits = r::kHdmaErrBit;
+      const std::uint32_t burst = static_cast<std::uint32_t>(pci_.config().burst);
+      for (std::uint32_t done = 0; !ctrl_bits && done < len;) {
+        const std::uint32_t n = std::min(burst, len - done);
+        const Time end = pci_.reserve(now_ps(), n);
+        wait(sc_core::sc_time::from_value(end - now_ps()));
+        chunk_.resize(n);
+        bool ok;
+        if (to_sram) {
+          ok = host_ && host_->read(host + done, chunk_.data(), n);
+          if (ok) sram_.write(local + done, chunk_.data(), n);
+        } else {
+          ok = host_ && host_->write(host + done, sram_.data() + local + done, n);
+        }
+        if (!ok) ctrl_bits = r::kHdmaErrBit;
+        done += n;
+      }
+      if (ctrl_bits) ++stats_.errors;
+      else if (to_sram) stats_.bytes_to_sram += len;
+      else stats_.bytes_to_host += len;
+      std::uint8_t* c = sram_.data() + da + 12;
+      put_be32(c, get_be32(c) | r::kHdmaDoneBit | ctrl_bits);
+    }
+    ++stats_.descriptors;
+    const Time end = now_ps();
+    stats_.busy += end - start;
+    if (observer_) observer_(idx, local, host, len, to_sram, start, end);
+    ++tail_;
+    busy_ = false;
+    if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, end, 0);
+    raise_(r::kIrqHdmaDone);
+  }
+}
+
+}  // namespace sanvp::nic

@@ -1,0 +1,57 @@
+// HostDma: the NIC's host DMA engine. Firmware queues 16-byte descriptors in an SRAM ring
+// (local address, host address, length, control) and advances HDMA_HEAD; the engine serves
+// them in order over the PCI bus model, split into bursts that host PIO may interleave with,
+// writes the completion status into the descriptor, advances HDMA_TAIL and raises
+// kIrqHdmaDone. Data moves at the end of each burst.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "hw/nic/irq.hpp"
+#include "hw/nic/nic_regs.hpp"
+#include "hw/nic/sram.hpp"
+#include "hw/pci/pci_bus.hpp"
+
+namespace sanvp::nic {
+
+class HostDma : public sc_core::sc_module, public RegisterWindow {
+ public:
+  static inline const ParamRegistrar params{{
+      {"nic.hdma", "setup", ParamType::Time, "ns", "60ns", "per-descriptor engine overhead: descriptor fetch from SRAM and start-up, before the first PCI burst"},
+  }};
+
+  struct Stats { std::uint64_t descriptors = 0, bytes_to_sram = 0, bytes_to_host = 0, errors = 0; Time busy = 0; };
+  // Observer: (descriptor index, local, host, length, to_sram, start, end) for timelines.
+  using Observer = std::function<void(std::uint32_t, std::uint32_t, std::uint64_t, std::uint32_t, bool, Time, Time)>;
+
+  SC_HAS_PROCESS(HostDma);
+  HostDma(sc_core::sc_module_name name, Sram& sram, PciBus& pci, HostMemoryPort* host, RaiseIrq raise, Time setup);
+
+  bool reg_read(std::uint32_t off, std::uint32_t& value) override;
+  bool reg_write(std::uint32_t off, std::uint32_t value) override;
+  void set_observer(Observer fn) { observer_ = std::move(fn); }
+  const Stats& stats() const { return stats_; }
+  bool busy() const { return busy_; }
+  void declare_traces();
+
+ private:
+  void run();
+
+  Sram& sram_;
+  PciBus& pci_;
+  HostMemoryPort* host_;
+  RaiseIrq raise_;
+  Time setup_;
+  std::uint32_t ring_ = 0, size_ = 0, head_ = 0, tail_ = 0;
+  bool busy_ = false;
+  sc_core::sc_event kick_;
+  std::vector<std::uint8_t> chunk_;
+  Observer observer_;
+  Stats stats_;
+  Tracer::Handle state_sig_ = Tracer::kOff, len_sig_ = Tracer::kOff;
+};
+
+}  // namespace sanvp::nic

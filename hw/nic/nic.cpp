@@ -1,0 +1,67 @@
+#include "hw/nic/nic.hpp"
+
+#include <fmt/format.h>
+
+#include "hw/nic/memory_map.hpp"
+#include "platform/core/error.hpp"
+
+namespace sanvp::nic {
+
+Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, LanaiCore::Program program, PciBus& pci,
+         HostMemoryPort* host, std::uint64_t seed)
+    : sc_module(name), node_id_(node_id), bus_("bus") {
+  const std::string path = this->name();
+  const auto size = pv.integer(path, "nic", "sram_bytes");
+  if (size <= 0 || size % 8 || size > map::kSramMaxSize)
+    throw UserError(fmt::format("{}: nic.sram_bytes = {} must be a positive multiple of 8 of at most {}", path, size, map::kSramMaxSize));
+  sram_ = std::make_unique<Sram>("sram", static_cast<std::uint32_t>(size));
+  sys_ = std::make_unique<SysRegs>("sys", pv.time(path + ".sys", "nic.sys", "latency"));
+  osc_ = std::make_unique<Oscillator>(OscillatorConfig::from_params(pv, path + ".osc"), Rng(seed, path + ".osc"));
+  regs_ = std::make_unique<NicRegs>("regs", pv.time(path + ".regs", "nic.regs", "latency"), *osc_, node_id);
+  auto raise = [this](std::uint32_t bits) { regs_->raise(bits); };
+  hdma_ = std::make_unique<HostDma>("hdma", *sram_, pci, host, raise, pv.time(path + ".hdma", "nic.hdma", "setup"));
+  send_ = std::make_unique<SendDma>("send", *sram_, raise, (node_id & 0xFFFu) << 20);
+  recv_ = std::make_unique<RecvDma>("recv", *sram_, raise, FlowControlConfig::from_params(pv, path));
+  regs_->add_window(hdma_.get());
+  regs_->add_window(send_.get());
+  regs_->add_window(recv_.get());
+  core_ = std::make_unique<LanaiCore>("core", LanaiCore::Config::from_params(pv, path + ".core"), std::move(program));
+  sram_->set_dmi_allowed(core_->config().dmi);
+  regs_->current_pc = [this] { return core_->state().pc; };
+  core_->socket.bind(bus_.from_initiators);
+  bus_.map(sram_->socket, map::kSramBase, static_cast<std::uint64_t>(size), "sram");
+  bus_.map(sys_->socket, map::kSysBase, map::kSysSize, "sys");
+  bus_.map(regs_->socket, map::kNicRegBase, map::kNicRegSize, "nic registers");
+}
+
+void Nic::declare_traces() {
+  regs_->declare_traces();
+  hdma_->declare_traces();
+  send_->declare_traces();
+  recv_->declare_traces();
+}
+
+void Nic::host_write32(std::uint32_t addr, std::uint32_t value) {
+  if (addr >= map::kNicRegBase) {
+    const std::uint32_t off = addr - map::kNicRegBase;
+    if (off == map::nic::kDoorbell) { regs_->host_doorbell(value); return; }
+    throw SimError(fmt::format("{}: host PIO write to NIC register 0x{:x}: only the doorbell is host-writable", name(), off));
+  }
+  if (std::uint64_t{addr} + 4 > sram_->size() || (addr & 3u))
+    throw SimError(fmt::format("{}: host PIO write to 0x{:08x}: outside SRAM or misaligned", name(), addr));
+  put_be32(sram_->data() + addr, value);
+}
+
+std::uint32_t Nic::host_read32(std::uint32_t addr) {
+  if (addr >= map::kNicRegBase) {
+    const std::uint32_t off = addr - map::kNicRegBase;
+    if (off == map::nic::kMailbox) return regs_->mailbox();
+    if (off == map::nic::kIsr) return regs_->isr();
+    throw SimError(fmt::format("{}: host PIO read of NIC register 0x{:x}: only mailbox and ISR are host-readable", name(), off));
+  }
+  if (std::uint64_t{addr} + 4 > sram_->size() || (addr & 3u))
+    throw SimError(fmt::format("{}: host PIO read of 0x{:08x}: outside SRAM or misaligned", name(), addr));
+  return get_be32(sram_->data() + addr);
+}
+
+}  // namespace sanvp::nic

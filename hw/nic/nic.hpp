@@ -1,0 +1,80 @@
+// Nic: a LANai-like network interface. The LanaiCore runs firmware from SRAM and drives the
+// engines through memory-mapped registers (memory_map.hpp):
+//
+//   core --> bus --> SRAM (0x0000_0000)        lazily backed, default 1 MiB
+//                +-> system registers          console, exit, time
+//                +-> NIC registers             NicRegs: ISR/IMR/WAIT, RTC, timers, host words
+//                      +-> HostDma             SRAM <-> host memory over the PCI bus model
+//                      +-> SendDma             SRAM -> link (STOP/GO, CRC-8)
+//                      +-> RecvDma             link -> SRAM receive buffers
+//
+// The host sees the NIC through PIO (host_write32/host_read32 on SRAM and registers; the
+// PCI bus model charges the time) and through the NIC's DMA into host memory.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <systemc>
+
+#include "hw/nic/bus.hpp"
+#include "hw/nic/core.hpp"
+#include "hw/nic/host_dma.hpp"
+#include "hw/nic/nic_regs.hpp"
+#include "hw/nic/oscillator.hpp"
+#include "hw/nic/recv_dma.hpp"
+#include "hw/nic/send_dma.hpp"
+#include "hw/nic/sram.hpp"
+#include "hw/nic/sys_regs.hpp"
+#include "hw/pci/pci_bus.hpp"
+
+namespace sanvp::nic {
+
+class Nic : public sc_core::sc_module {
+ public:
+  static inline const ParamRegistrar params{{
+      {"nic", "sram_bytes", ParamType::Int, "bytes", "1048576", "SRAM of a network NIC (firmware images must be linked for at most this)"},
+  }};
+
+  // `path` params are resolved under this module's name (e.g. "n3.nic.core.clock").
+  Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, LanaiCore::Program program,
+      PciBus& pci, HostMemoryPort* host, std::uint64_t seed);
+
+  Sram& sram() { return *sram_; }
+  LanaiCore& core() { return *core_; }
+  NicRegs& regs() { return *regs_; }
+  HostDma& host_dma() { return *hdma_; }
+  SendDma& send_dma() { return *send_; }
+  RecvDma& recv_dma() { return *recv_; }
+  SysRegs& sys() { return *sys_; }
+  Oscillator& oscillator() { return *osc_; }
+  std::uint32_t node_id() const { return node_id_; }
+
+  // Fabric wiring (same shape as a test endpoint).
+  void attach_output(LinkChannel* ch) { send_->attach_output(ch); }
+  ControlReceiver* output_control() { return send_->output_control(); }
+  void attach_input(LinkChannel* ch) { recv_->attach_input(ch); }
+  FlitReceiver* input() { return recv_.get(); }
+  FlowController& input_buffer() { return recv_->input_buffer(); }
+
+  // Host PIO at the current simulated time (the caller has paid the PCI time): SRAM bytes or
+  // a NIC register (offset from map::kNicRegBase | address >= kNicRegBase). Writing the
+  // doorbell register raises kIrqDoorbell.
+  void host_write32(std::uint32_t addr, std::uint32_t value);
+  std::uint32_t host_read32(std::uint32_t addr);
+
+  void declare_traces();
+
+ private:
+  std::uint32_t node_id_;
+  Bus bus_;
+  std::unique_ptr<Sram> sram_;
+  std::unique_ptr<SysRegs> sys_;
+  std::unique_ptr<Oscillator> osc_;
+  std::unique_ptr<NicRegs> regs_;
+  std::unique_ptr<HostDma> hdma_;
+  std::unique_ptr<SendDma> send_;
+  std::unique_ptr<RecvDma> recv_;
+  std::unique_ptr<LanaiCore> core_;
+};
+
+}  // namespace sanvp::nic

@@ -1,0 +1,95 @@
+// NicRegs: the NIC's register block (memory_map.hpp, namespace map::nic) as a TLM-2.0 target:
+// interrupt status and mask, the wait-for-event register that puts the core to sleep, the
+// real-time clock and interval timers driven by the NIC's own Oscillator, and the host
+// interface words (doorbell, host interrupt, node id, mailbox). The DMA engines' register
+// windows are forwarded to them.
+//
+// Every access first brings SystemC time up to the core's local time (the core runs ahead by
+// up to a quantum), so firmware sees hardware state exactly at the instant of its access.
+// A read of WAIT with nothing pending blocks inside b_transport until an enabled event: a
+// sleeping core executes no instructions and costs no simulation events.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "hw/nic/irq.hpp"
+#include "hw/nic/oscillator.hpp"
+#include "platform/core/params.hpp"
+#include "platform/core/trace.hpp"
+
+namespace sanvp::nic {
+
+// A block of engine registers inside the NIC register window.
+class RegisterWindow {
+ public:
+  virtual ~RegisterWindow() = default;
+  // Offsets are relative to the NIC register base; false = not this window's register.
+  virtual bool reg_read(std::uint32_t off, std::uint32_t& value) = 0;
+  virtual bool reg_write(std::uint32_t off, std::uint32_t value) = 0;
+};
+
+class NicRegs : public sc_core::sc_module {
+ public:
+  static inline const ParamRegistrar params{{
+      {"nic.regs", "latency", ParamType::Time, "ns", "0ns", "extra access time of a NIC register (on top of the core's load/store cycles)"},
+  }};
+
+  struct Stats {
+    std::uint64_t accesses = 0, waits = 0, sleeps = 0;
+    Time slept = 0;  // total time the core spent asleep in WAIT
+  };
+
+  tlm_utils::simple_target_socket<NicRegs> socket;
+
+  SC_HAS_PROCESS(NicRegs);
+  NicRegs(sc_core::sc_module_name name, Time latency, Oscillator& osc, std::uint32_t node_id);
+
+  void add_window(RegisterWindow* w) { windows_.push_back(w); }
+  // Engines and the host set status bits at the current simulated time.
+  void raise(std::uint32_t bits);
+  std::uint32_t isr() const { return isr_; }
+  std::uint32_t imr() const { return imr_; }
+  bool sleeping() const { return sleeping_; }
+
+  // Host side (PIO through the PCI bus model, at the current simulated time).
+  void host_doorbell(std::uint32_t value);
+  std::uint32_t mailbox() const { return mailbox_; }
+  std::function<void(std::uint32_t)> on_host_irq;
+  // Called on every access with the core's pc (for the VCD's sampled pc).
+  std::function<std::uint32_t()> current_pc;
+
+  std::uint64_t rtc(Time now) { return osc_.ticks(now) + rtc_offset_; }
+  const Stats& stats() const { return stats_; }
+  void declare_traces();
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  std::uint32_t read(std::uint32_t off, Time now);
+  void write(std::uint32_t off, std::uint32_t v, Time now);
+  void arm_timer(int i, std::uint32_t ticks, Time now);
+  void timer0_fired() { timer_fired(0); }
+  void timer1_fired() { timer_fired(1); }
+  void timer_fired(int i);
+  void trace_isr();
+
+  Time latency_;
+  Oscillator& osc_;
+  std::uint32_t node_id_;
+  std::uint32_t isr_ = 0, imr_ = 0;
+  std::uint64_t rtc_offset_ = 0;
+  std::uint32_t rtc_hi_latch_ = 0, rtc_hi_stage_ = 0;
+  std::uint32_t doorbell_ = 0, mailbox_ = 0;
+  struct Timer { bool armed = false; std::uint64_t expiry_tick = 0; sc_core::sc_event ev; };
+  Timer timers_[2];
+  sc_core::sc_event irq_ev_;
+  bool sleeping_ = false;
+  std::vector<RegisterWindow*> windows_;
+  Stats stats_;
+  Tracer::Handle isr_sig_ = Tracer::kOff, sleep_sig_ = Tracer::kOff, pc_sig_ = Tracer::kOff, rtc_sig_ = Tracer::kOff;
+};
+
+}  // namespace sanvp::nic

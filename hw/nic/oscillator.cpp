@@ -1,0 +1,84 @@
+#include "hw/nic/oscillator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp::nic {
+
+OscillatorConfig OscillatorConfig::from_params(ParamValues& pv, const std::string& path) {
+  OscillatorConfig c;
+  c.freq_mhz = pv.real(path, "nic.osc", "freq");
+  c.ppm = pv.real(path, "nic.osc", "ppm");
+  c.walk_ppm = pv.real(path, "nic.osc", "walk_ppm");
+  c.walk_step = pv.time(path, "nic.osc", "walk_step");
+  if (!(c.freq_mhz > 0.0 && c.freq_mhz <= 10000.0))
+    throw UserError(fmt::format("{}: nic.osc.freq = {} MHz is outside (0, 10000]", path, c.freq_mhz));
+  if (!(std::fabs(c.ppm) < 100000.0)) throw UserError(fmt::format("{}: nic.osc.ppm = {} is outside (-1e5, 1e5)", path, c.ppm));
+  if (!(c.walk_ppm >= 0.0 && c.walk_ppm < 10000.0))
+    throw UserError(fmt::format("{}: nic.osc.walk_ppm = {} is outside [0, 1e4)", path, c.walk_ppm));
+  if (c.walk_ppm > 0.0 && c.walk_step == 0) throw UserError(fmt::format("{}: nic.osc.walk_step must be > 0 with walk_ppm", path));
+  return c;
+}
+
+Oscillator::Oscillator(const OscillatorConfig& cfg, Rng rng)
+    : hz_(static_cast<std::uint64_t>(std::llround(cfg.freq_mhz * 1e6))),
+      ppb0_(std::llround(cfg.ppm * 1000.0)),
+      walk_ppb_(cfg.walk_ppm * 1000.0),
+      step_(cfg.walk_step),
+      rng_(rng) {
+  segs_.push_back(Segment{0, 0, ppb0_});
+}
+
+double Oscillator::gaussian() {
+  // Box-Muller on the component's own stream (deterministic per seed and name).
+  const double u1 = 1.0 - rng_.uniform01(), u2 = rng_.uniform01();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+
+void Oscillator::extend_to(Time t) {
+  if (walk_ppb_ <= 0.0) return;
+  while (segs_.back().start + step_ <= t) {
+    const Segment& s = segs_.back();
+    Segment n;
+    n.start = s.start + step_;
+    n.acc = s.acc + static_cast<u128>(step_) * rate(s);
+    // Keep the frequency physical: the walk never reaches -100 % (ppb > -1e9).
+    n.ppb = std::max<std::int64_t>(s.ppb + std::llround(gaussian() * walk_ppb_), -999999999ll);
+    segs_.push_back(n);
+  }
+}
+
+std::size_t Oscillator::segment_at(Time t) const {
+  auto it = std::upper_bound(segs_.begin(), segs_.end(), t, [](Time v, const Segment& s) { return v < s.start; });
+  return static_cast<std::size_t>(it - segs_.begin()) - 1;
+}
+
+std::uint64_t Oscillator::ticks(Time t) {
+  extend_to(t);
+  const Segment& s = segs_[segment_at(t)];
+  const u128 num = s.acc + static_cast<u128>(t - s.start) * rate(s);
+  return static_cast<std::uint64_t>(num / kUnit);
+}
+
+Time Oscillator::time_of_tick(std::uint64_t n) {
+  const u128 want = static_cast<u128>(n) * kUnit;
+  // Generate segments until one starts at or beyond the count, then search the last segment
+  // starting below it.
+  if (walk_ppb_ > 0.0)
+    while (segs_.back().acc < want) extend_to(segs_.back().start + step_);
+  auto it = std::lower_bound(segs_.begin(), segs_.end(), want, [](const Segment& s, u128 v) { return s.acc < v; });
+  if (it != segs_.end() && it->acc == want) return it->start;
+  const Segment& s = *(it - 1);
+  const u128 r = rate(s);
+  return s.start + static_cast<Time>((want - s.acc + r - 1) / r);
+}
+
+std::int64_t Oscillator::error_ppb(Time t) {
+  extend_to(t);
+  return segs_[segment_at(t)].ppb;
+}
+
+}  // namespace sanvp::nic

@@ -1,0 +1,62 @@
+// Oscillator: a NIC's own crystal. Its tick count at simulated time t is exact integer arithmetic
+// on a frequency that is off by a static error (ppm) and, optionally, a random walk (a new
+// offset every `walk_step`, Gaussian steps of `walk_ppm`): the clocks of different NICs drift
+// apart as the FBS and TDMA papers assume, reproducibly (per-NIC random stream).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "platform/core/params.hpp"
+#include "platform/core/rng.hpp"
+#include "platform/core/time.hpp"
+
+namespace sanvp::nic {
+
+struct OscillatorConfig {
+  double freq_mhz = 100.0;  // nominal frequency
+  double ppm = 0.0;         // static frequency error
+  double walk_ppm = 0.0;    // random walk: standard deviation of each step (0 = off)
+  Time walk_step = 0;       // random walk: time between steps
+  static OscillatorConfig from_params(ParamValues& pv, const std::string& path);
+};
+
+class Oscillator {
+ public:
+  static inline const ParamRegistrar params{{
+      {"nic.osc", "freq", ParamType::Real, "MHz", "100", "nominal frequency of the NIC oscillator that drives the RTC and timers"},
+      {"nic.osc", "ppm", ParamType::Real, "ppm", "0", "static frequency error (+ runs fast)"},
+      {"nic.osc", "walk_ppm", ParamType::Real, "ppm", "0", "random-walk jitter: std. deviation of each frequency step (0 = none)"},
+      {"nic.osc", "walk_step", ParamType::Time, "ns", "100us", "random-walk jitter: time between frequency steps"},
+  }};
+
+  Oscillator(const OscillatorConfig& cfg, Rng rng);
+
+  // Whole ticks completed since time 0 (exact: floor of the integrated frequency).
+  std::uint64_t ticks(Time t);
+  // Earliest time at which ticks() reaches `n`.
+  Time time_of_tick(std::uint64_t n);
+  // Frequency error in force at `t`, in parts per billion (static + walk).
+  std::int64_t error_ppb(Time t);
+  std::uint64_t nominal_hz() const { return hz_; }
+
+ private:
+  using u128 = unsigned __int128;
+  // Piecewise-constant frequency: segment i starts at start, with `acc` = integral of
+  // hz*(1e9+ppb) over [0, start) in units of ps*Hz*1e9 (one tick = 1e21 of them).
+  struct Segment { Time start; u128 acc; std::int64_t ppb; };
+  static constexpr u128 kUnit = static_cast<u128>(1000000000000ull) * 1000000000ull;
+  void extend_to(Time t);
+  std::size_t segment_at(Time t) const;
+  u128 rate(const Segment& s) const { return static_cast<u128>(hz_) * static_cast<u128>(1000000000ll + s.ppb); }
+  double gaussian();
+
+  std::uint64_t hz_;
+  std::int64_t ppb0_;
+  double walk_ppb_;
+  Time step_;
+  Rng rng_;
+  std::vector<Segment> segs_;
+};
+
+}  // namespace sanvp::nic

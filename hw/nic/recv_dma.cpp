@@ -1,0 +1,185 @@
+#include "hw/nic/recv_dma.hpp"
+
+#include "hw/nic/memory_map.hpp"
+
+namespace sanvp::nic {
+
+namespace r = map::nic;
+
+namespace {
+inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
+inline sc_core::sc_time delay_to(Time t) {
+  const Time now = now_ps();
+  return sc_core::sc_time::from_value(t > now ? t - now : 0);
+}
+}  // namespace
+
+RecvDma::RecvDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, const FlowControlConfig& fc)
+    : sc_module(name), sram_(sram), raise_(std::move(raise)), fc_("in", fc) {
+  fc_.set_head_listener([this](Time arrival) { drain_ev_.notify(delay_to(arrival)); });
+  SC_METHOD(drain);
+  sensitive << drain_ev_;
+  dont_initialize();
+  SC_METHOD(complete);
+  sensitive << done_ev_;
+  dont_initialize();
+}
+
+void RecvDma::declare_traces() {
+  // 0 idle, 1 storing, 2 dropping, 3 waiting for a buffer (back-pressure)
+  state_sig_ = Tracer::global().declare(name(), "state", 2);
+  fc_.declare_traces();
+}
+
+bool RecvDma::reg_read(std::uint32_t off, std::uint32_t& v) {
+  switch (off) {
+    case r::kRxRing: v = ring_; return true;
+    case r::kRxSize: v = size_; return true;
+    case r::kRxBufSize: v = bufsize_; return true;
+    case r::kRxPolicy: v = policy_; return true;
+    case r::kRxCtrl: v = ctrl_; return true;
+    case r::kRxTail: v = filled_; return true;
+    case r::kRxDrops: v = static_cast<std::uint32_t>(stats_.drops); return true;
+    case r::kRxCrcErrors: v = static_cast<std::uint32_t>(stats_.crc_errors); return true;
+    default: return false;
+  }
+}
+
+bool RecvDma::reg_write(std::uint32_t off, std::uint32_t v) {
+  switch (off) {
+    case r::kRxRing: ring_ = v & ~7u; return true;
+    case r::kRxSize: size_ = std::min<std::uint32_t>(v, 4096); return true;
+    case r::kRxBufSize: bufsize_ = v; return true;
+    case r::kRxPolicy: policy_ = v & 1u; return true;
+    case r::kRxCtrl:
+      // Enabling, and every later write, makes the engine look at the ring again (the
+      // firmware's "I handed buffers back" kick).
+      ctrl_ = v & 1u;
+      kick();
+      return true;
+    case r::kRxTail:
+    case r::kRxDrops:
+    case r::kRxCrcErrors: return true;
+    default: return false;
+  }
+}
+
+void RecvDma::kick() {
+  if (blocked_) {
+    blocked_ = false;
+    drain_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void RecvDma::receive(const Flit& f, Time arrival) {
+  // Fast path: while a packet is being stored and nothing waits, a flit is consumed as it
+  // arrives (costs no event). Heads always wait for their arrival instant, where the buffer
+  // decision is made against the ring as the firmware has left it then.
+  if (!f.head && state_ != State::Idle && fc_.empty() && !blocked_) {
+    consume(f, arrival);
+    last_consume_ = arrival;
+    return;
+  }
+  fc_.push(f, arrival);
+}
+
+bool RecvDma::start_packet(Time at) {
+  const bool have_ring = ctrl_ && size_ > 0 && bufsize_ > 0;
+  if (have_ring) {
+    const std::uint32_t idx = next_ % size_;
+    const std::uint64_t da = std::uint64_t{ring_} + std::uint64_t{idx} * 8;
+    if (da + 8 <= sram_.size()) {
+      const std::uint8_t* d = sram_.data() + da;
+      const std::uint32_t buf = get_be32(d), st = get_be32(d + 4);
+      if ((st & r::kRxOwn) && std::uint64_t{buf} + bufsize_ <= sram_.size()) {
+        state_ = State::Storing;
+        idx_ = idx;
+        buf_ = buf;
+        stored_ = count_ = 0;
+        have_pending_ = trunc_ = false;
+        crc_ = 0;
+        first_ = at;
+        ++next_;
+        if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, at, 1);
+        return true;
+      }
+    }
+  }
+  ++stats_.nobuf_events;
+  raise_(r::kIrqRxNoBuf);
+  if (ctrl_ && policy_ == 1) {
+    state_ = State::Dropping;
+    ++stats_.drops;
+    if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, at, 2);
+    return true;
+  }
+  blocked_ = true;  // back-pressure: leave the flits in the slack buffer until a kick
+  if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, at, 3);
+  return false;
+}
+
+void RecvDma::drain() {
+  const Time now = now_ps();
+  while (!fc_.empty() && !blocked_) {
+    const auto& h = fc_.head();
+    const Time cp = fc_.upstream() ? fc_.upstream()->timing().cp : 0;
+    Time t = h.arrival;
+    if (last_consume_ != kNever) t = std::max(t, last_consume_ + cp);
+    if (now < t) { drain_ev_.notify(delay_to(t)); return; }
+    if (h.flit.head && state_ == State::Idle && !start_packet(now)) return;
+    const Flit f = h.flit;
+    fc_.pop(now);
+    last_consume_ = now;
+    consume(f, now);
+  }
+}
+
+void RecvDma::consume(const Flit& f, Time at) {
+  ++stats_.bytes;
+  if (state_ == State::Dropping) {
+    if (f.tail) {
+      state_ = State::Idle;
+      if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, at, 0);
+    }
+    return;
+  }
+  if (state_ != State::Storing) return;  // stray flit outside a packet: ignored
+  // Each byte is stored once the next one shows it is not the CRC.
+  if (have_pending_) {
+    if (stored_ < bufsize_) sram_.data()[buf_ + stored_++] = pending_;
+    else trunc_ = true;
+    crc_ = crc8_update(crc_, pending_);
+  }
+  ++count_;
+  if (!f.tail) {
+    pending_ = f.data;
+    have_pending_ = true;
+    return;
+  }
+  // f.data is the CRC of everything before it.
+  std::uint32_t status = stored_ & r::kRxLenMask;
+  if (f.data != crc_ || count_ < 2) status |= r::kRxCrcErr;
+  if (trunc_) status |= r::kRxTrunc;
+  done_.push_back(Done{at, idx_, status, first_});
+  done_ev_.notify(delay_to(at));
+  state_ = State::Idle;
+}
+
+void RecvDma::complete() {
+  const Time now = now_ps();
+  while (!done_.empty() && done_.front().at <= now) {
+    const Done d = done_.front();
+    done_.pop_front();
+    put_be32(sram_.data() + ring_ + d.idx * 8 + 4, d.status);
+    ++stats_.packets;
+    ++filled_;
+    if (d.status & r::kRxCrcErr) ++stats_.crc_errors;
+    if (d.status & r::kRxTrunc) ++stats_.truncated;
+    if (state_sig_ != Tracer::kOff && state_ == State::Idle) Tracer::global().change(state_sig_, now, 0);
+    if (observer_) observer_(d.idx, d.first, d.at, d.status & r::kRxLenMask, d.status);
+    raise_(r::kIrqRxDone);
+  }
+  if (!done_.empty()) done_ev_.notify(delay_to(done_.front().at));
+}
+
+}  // namespace sanvp::nic

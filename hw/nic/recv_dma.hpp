@@ -1,0 +1,69 @@
+// RecvDma: the link's receiving end in the NIC. Packets (type + payload + CRC-8; the switches
+// consumed the route bytes) are written into receive buffers taken in ring order from
+// 8-byte SRAM descriptors the firmware hands over (kRxOwn). The status word gets the stored
+// length and CRC / truncation flags; kIrqRxDone is raised when the packet's last byte has
+// arrived. With no free buffer the firmware-selected policy applies: back-pressure (the flits
+// wait in the slack buffer, whose STOP/GO stalls the sender without loss) or drop (the packet
+// is consumed and counted). Nothing outside a buffer is ever written.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <systemc>
+
+#include "hw/nic/irq.hpp"
+#include "hw/nic/nic_regs.hpp"
+#include "hw/nic/sram.hpp"
+#include "hw/switch/flow_controller.hpp"
+
+namespace sanvp::nic {
+
+class RecvDma : public sc_core::sc_module, public RegisterWindow, public FlitReceiver {
+ public:
+  struct Stats { std::uint64_t packets = 0, bytes = 0, drops = 0, crc_errors = 0, truncated = 0, nobuf_events = 0; };
+  // Observer of each stored packet: (descriptor index, first byte arrived, last byte arrived, length, status).
+  using Observer = std::function<void(std::uint32_t, Time, Time, std::uint32_t, std::uint32_t)>;
+
+  SC_HAS_PROCESS(RecvDma);
+  RecvDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, const FlowControlConfig& fc);
+
+  void attach_input(LinkChannel* ch) { fc_.set_upstream(ch); }
+  FlowController& input_buffer() { return fc_; }
+  bool reg_read(std::uint32_t off, std::uint32_t& value) override;
+  bool reg_write(std::uint32_t off, std::uint32_t value) override;
+  void receive(const Flit& f, Time arrival) override;
+
+  void set_observer(Observer fn) { observer_ = std::move(fn); }
+  const Stats& stats() const { return stats_; }
+  bool waiting_for_buffer() const { return blocked_; }
+  void declare_traces();
+
+ private:
+  enum class State { Idle, Storing, Dropping };
+  struct Done { Time at; std::uint32_t idx, status; Time first; };
+  void drain();
+  void complete();
+  bool start_packet(Time at);          // decides the buffer for a new packet (false: blocked)
+  void consume(const Flit& f, Time at);
+  void kick();
+
+  Sram& sram_;
+  RaiseIrq raise_;
+  FlowController fc_;
+  std::uint32_t ring_ = 0, size_ = 0, bufsize_ = 0, policy_ = 0, ctrl_ = 0;
+  std::uint32_t next_ = 0;    // descriptors taken for packets (the next one to fill is next_ % size)
+  std::uint32_t filled_ = 0;  // descriptors completed: what RX_TAIL shows
+  State state_ = State::Idle;
+  bool blocked_ = false;
+  std::uint32_t idx_ = 0, buf_ = 0, stored_ = 0, count_ = 0;
+  bool have_pending_ = false, trunc_ = false;
+  std::uint8_t pending_ = 0, crc_ = 0;
+  Time first_ = 0, last_consume_ = kNever;
+  std::deque<Done> done_;
+  sc_core::sc_event drain_ev_, done_ev_;
+  Observer observer_;
+  Stats stats_;
+  Tracer::Handle state_sig_ = Tracer::kOff;
+};
+
+}  // namespace sanvp::nic

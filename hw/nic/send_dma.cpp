@@ -1,0 +1,148 @@
+#include "hw/nic/send_dma.hpp"
+
+#include "hw/nic/memory_map.hpp"
+
+namespace sanvp::nic {
+
+namespace r = map::nic;
+
+namespace {
+inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
+inline sc_core::sc_time delay_to(Time t) {
+  const Time now = now_ps();
+  return sc_core::sc_time::from_value(t > now ? t - now : 0);
+}
+}  // namespace
+
+SendDma::SendDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, std::uint32_t packet_id_base)
+    : sc_module(name), sram_(sram), raise_(std::move(raise)), packet_id_base_(packet_id_base) {
+  SC_METHOD(transmit);
+  sensitive << xmit_ev_;
+  dont_initialize();
+  SC_METHOD(edges);
+  sensitive << edge_ev_;
+  dont_initialize();
+  SC_METHOD(finished);
+  sensitive << done_ev_;
+  dont_initialize();
+}
+
+void SendDma::declare_traces() {
+  // 0 idle, 1 sending, 2 blocked by STOP
+  state_sig_ = Tracer::global().declare(name(), "state", 2);
+}
+
+void SendDma::attach_output(LinkChannel* ch) {
+  tx_.attach(ch, [this](Time eff) { xmit_ev_.notify(delay_to(eff)); });
+}
+
+void SendDma::control(bool stop, Time effective) {
+  tx_.control(stop, effective);
+  edges_.emplace_back(effective, stop);
+  edge_ev_.notify(delay_to(effective));
+}
+
+void SendDma::edges() {
+  const Time now = now_ps();
+  while (!edges_.empty() && edges_.front().first <= now) {
+    const bool stop = edges_.front().second;
+    edges_.pop_front();
+    if (stop) ++stats_.stops;
+    else ++stats_.gos;
+    raise_(stop ? r::kIrqLinkStop : r::kIrqLinkGo);
+    if (state_sig_ != Tracer::kOff && busy_) Tracer::global().change(state_sig_, now, stop ? 2 : 1);
+  }
+  if (!edges_.empty()) edge_ev_.notify(delay_to(edges_.front().first));
+}
+
+bool SendDma::reg_read(std::uint32_t off, std::uint32_t& v) {
+  switch (off) {
+    case r::kSendAddr: v = addr_; return true;
+    case r::kSendLen: v = len_; return true;
+    case r::kSendRoute: v = route_; return true;
+    case r::kSendCtrl: v = 0; return true;
+    case r::kSendStatus: {
+      const Time now = now_ps();
+      v = (busy_ ? 1u : 0u) | (blocked(now) ? 2u : 0u) | (stats_.refused ? 4u : 0u) |
+          (static_cast<std::uint32_t>(stats_.packets & 0xFFFF) << 16);
+      return true;
+    }
+    default: return false;
+  }
+}
+
+bool SendDma::reg_write(std::uint32_t off, std::uint32_t v) {
+  switch (off) {
+    case r::kSendAddr: addr_ = v; return true;
+    case r::kSendLen: len_ = v; return true;
+    case r::kSendRoute: route_ = v; return true;
+    case r::kSendStatus: return true;
+    case r::kSendCtrl:
+      if (!(v & 1u)) return true;
+      // A start while busy, of an empty packet, outside SRAM or with more route bytes than
+      // bytes is refused and counted (status bit 2): the engine never reads outside SRAM.
+      if (busy_ || len_ == 0 || route_ >= len_ || std::uint64_t{addr_} + len_ > sram_.size() || !tx_.connected()) {
+        ++stats_.refused;
+        return true;
+      }
+      busy_ = true;
+      cur_addr_ = addr_;
+      cur_len_ = len_;
+      cur_route_ = route_;
+      pos_ = 0;
+      crc_ = 0;
+      corrupt_now_ = corrupt_armed_;
+      corrupt_armed_ = false;
+      if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, now_ps(), 1);
+      xmit_ev_.notify(sc_core::SC_ZERO_TIME);
+      return true;
+    default: return false;
+  }
+}
+
+void SendDma::transmit() {
+  if (!busy_) return;
+  const Time now = now_ps();
+  // Same lookahead as the test endpoint: a STOP not yet received cannot act before now + ld,
+  // so flits departing before then are sent in this activation with their exact times.
+  const Time horizon = now + tx_.channel()->timing().ld;
+  const std::uint32_t wire = cur_len_ + 1;  // + CRC
+  while (pos_ < wire) {
+    const Time t = std::max(now, tx_.next_slot(now));
+    if (t > now && t >= horizon) { xmit_ev_.notify(delay_to(t)); return; }
+    if (tx_.stopped(t)) {
+      if (t > now) { xmit_ev_.notify(delay_to(t)); return; }
+      if (!was_stopped_) { was_stopped_ = true; stop_began_ = now; }
+      return;  // GO wakes us
+    }
+    if (was_stopped_) { stats_.blocked += t - stop_began_; was_stopped_ = false; }
+    Flit f;
+    f.packet = packet_id_base_ + seq_;
+    f.head = pos_ == 0;
+    f.tail = pos_ + 1 == wire;
+    std::uint8_t b = pos_ < cur_len_ ? sram_.data()[cur_addr_ + pos_] : crc_;
+    if (pos_ < cur_len_ && pos_ >= cur_route_) crc_ = crc8_update(crc_, b);
+    if (corrupt_now_ && pos_ == corrupt_index_) b ^= corrupt_mask_;
+    f.data = b;
+    if (pos_ == 0) first_ = t;
+    tx_.send(f, t);
+    ++pos_;
+    ++stats_.bytes;
+    if (f.tail) {
+      last_ = t;
+      done_ev_.notify(delay_to(t));
+    }
+  }
+}
+
+void SendDma::finished() {
+  // The last byte has left: the engine is free (at the instant of the tail's departure).
+  busy_ = false;
+  ++stats_.packets;
+  ++seq_;
+  if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, now_ps(), 0);
+  if (observer_) observer_(cur_addr_, cur_route_, first_, last_, cur_len_ + 1);
+  raise_(r::kIrqSendDone);
+}
+
+}  // namespace sanvp::nic

@@ -1,0 +1,42 @@
+#include "hw/pci/pci_bus.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp {
+
+PciConfig PciConfig::from_params(ParamValues& pv, const std::string& path) {
+  PciConfig c;
+  c.width = static_cast<int>(pv.integer(path, "pci", "width"));
+  c.clock_mhz = pv.real(path, "pci", "clock");
+  c.latency = static_cast<int>(pv.integer(path, "pci", "latency"));
+  c.burst = static_cast<int>(pv.integer(path, "pci", "burst"));
+  if (c.width != 1 && c.width != 2 && c.width != 4 && c.width != 8 && c.width != 16)
+    throw UserError(fmt::format("{}: pci.width = {} must be 1, 2, 4, 8 or 16 bytes", path, c.width));
+  if (!(c.clock_mhz > 0.0 && c.clock_mhz <= 10000.0)) throw UserError(fmt::format("{}: pci.clock = {} MHz is outside (0, 10000]", path, c.clock_mhz));
+  if (c.latency < 0 || c.latency > 10000) throw UserError(fmt::format("{}: pci.latency = {} is outside 0..10000 cycles", path, c.latency));
+  if (c.burst < c.width || c.burst > (1 << 20) || c.burst % c.width)
+    throw UserError(fmt::format("{}: pci.burst = {} must be a multiple of pci.width ({}) up to 1 MiB", path, c.burst, c.width));
+  return c;
+}
+
+Time PciConfig::cycle() const { return static_cast<Time>(std::llround(1e6 / clock_mhz)); }
+
+Time PciConfig::transaction(std::uint32_t bytes) const {
+  const std::uint64_t data = (bytes + static_cast<std::uint32_t>(width) - 1) / static_cast<std::uint32_t>(width);
+  return (static_cast<std::uint64_t>(latency) + data) * cycle();
+}
+
+Time PciBus::reserve(Time earliest, std::uint32_t bytes) {
+  const Time start = std::max(earliest, free_at_);
+  const Time d = cfg_.transaction(bytes);
+  free_at_ = start + d;
+  busy_ += d;
+  ++count_;
+  return free_at_;
+}
+
+}  // namespace sanvp

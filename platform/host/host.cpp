@@ -1,0 +1,57 @@
+#include "platform/host/host.hpp"
+
+#include <fmt/format.h>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp::host {
+
+namespace {
+inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
+}  // namespace
+
+HostConfig HostConfig::from_params(ParamValues& pv, const std::string& path) {
+  HostConfig c;
+  const auto m = pv.integer(path, "host", "memory");
+  if (m < (2 << 20) || m > (1ll << 40)) throw UserError(fmt::format("{}: host.memory = {} is outside 2 MiB..1 TiB", path, m));
+  c.memory = static_cast<std::uint64_t>(m);
+  c.call = pv.time(path, "host", "call");
+  c.poll = pv.time(path, "host", "poll");
+  if (c.poll == 0) throw UserError(fmt::format("{}: host.poll must be > 0", path));
+  return c;
+}
+
+Host::Host(std::string name, const HostConfig& cfg, const PciConfig& pci) : name_(std::move(name)), cfg_(cfg), mem_(cfg.memory), pci_(pci) {}
+
+void Host::pio_write(std::uint32_t nic_addr, const std::vector<std::uint32_t>& words) {
+  const Time start = now_ps();
+  const Time end = pci_.reserve(start, static_cast<std::uint32_t>(4 * words.size()));
+  sc_core::wait(sc_core::sc_time::from_value(end - start));
+  ++pio_;
+  pio_time_ += end - start;
+  for (std::size_t i = 0; i < words.size(); ++i) nic_->host_write32(nic_addr + static_cast<std::uint32_t>(4 * i), words[i]);
+}
+
+std::uint32_t Host::pio_read(std::uint32_t nic_addr) {
+  const Time start = now_ps();
+  const Time end = pci_.reserve(start, 4);
+  sc_core::wait(sc_core::sc_time::from_value(end - start));
+  ++pio_;
+  pio_time_ += end - start;
+  return nic_->host_read32(nic_addr);
+}
+
+std::uint64_t Host::alloc(std::uint64_t bytes) {
+  const std::uint64_t a = (brk_ + 63) & ~std::uint64_t{63};
+  if (a + bytes > cfg_.memory)
+    throw UserError(fmt::format("{}: host memory exhausted ({} bytes requested, host.memory = {})", name_, bytes, cfg_.memory));
+  brk_ = a + bytes;
+  return a;
+}
+
+void Host::spawn(const std::string& what, std::function<void()> app) {
+  sc_core::sc_spawn_options o;
+  sc_core::sc_spawn(std::move(app), (name_ + "_" + what).c_str(), &o);
+}
+
+}  // namespace sanvp::host

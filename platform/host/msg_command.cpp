@@ -1,0 +1,123 @@
+// `sanvp msg`: ping-pong latency and streaming bandwidth between two hosts with LANai-like
+// NICs running the messaging firmware, through a chain of switches.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+
+#include "platform/cli/commands.hpp"
+#include "platform/core/error.hpp"
+#include "platform/host/msg_bench.hpp"
+
+namespace sanvp::host {
+namespace {
+
+struct Opts {
+  std::string image = SANVP_MSG_FW;
+  int switches = 1;
+  std::string sizes;
+  std::uint32_t mtu = 4096;
+  int iterations = 0;
+  std::string only;
+  std::vector<std::string> sets;
+  std::string report = "msg_report.json", vcd, trace, window, timeline;
+  std::uint64_t seed = 1;
+  int fw_trace_node = -1;
+  std::string fw_trace_file;
+  bool fw_profile = false;
+};
+
+Opts& opts() {
+  static Opts o;
+  return o;
+}
+
+std::uint32_t parse_size(const std::string& t) {
+  std::string s = t;
+  std::uint64_t mult = 1;
+  auto ends = [&](const char* suf) {
+    const std::size_t n = std::char_traits<char>::length(suf);
+    if (s.size() > n && s.compare(s.size() - n, n, suf) == 0) { s.resize(s.size() - n); return true; }
+    return false;
+  };
+  if (ends("KiB") || ends("K") || ends("k")) mult = 1024;
+  else if (ends("MiB") || ends("M")) mult = 1u << 20;
+  else ends("B");
+  const auto v = parse_int(s, "--sizes");
+  if (v <= 0 || static_cast<std::uint64_t>(v) * mult > (64u << 20)) throw UserError(fmt::format("--sizes: '{}' is outside 1 B..64 MiB", t));
+  return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) * mult);
+}
+
+int run() {
+  auto& o = opts();
+  ParamValues pv;
+  for (const auto& s : o.sets) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("--set: '{}' is not key=value", s));
+    pv.set(s.substr(0, eq), s.substr(eq + 1), "--set");
+  }
+  MsgBenchOptions m;
+  m.switches = o.switches;
+  m.mtu = o.mtu;
+  m.iterations = o.iterations;
+  m.seed = o.seed;
+  m.vcd = o.vcd;
+  m.trace = o.trace;
+  m.timeline = o.timeline;
+  m.fw_trace_node = o.fw_trace_node;
+  m.fw_trace_file = o.fw_trace_file;
+  m.fw_profile = o.fw_profile;
+  if (o.switches < 1 || o.switches > 64) throw UserError(fmt::format("--switches: {} is outside 1..64", o.switches));
+  if (!o.window.empty()) {
+    const auto c = o.window.find(':');
+    if (c == std::string::npos) throw UserError("--trace-window: expected FROM:TO");
+    m.trace_from = parse_time(o.window.substr(0, c), "--trace-window");
+    m.trace_to = c + 1 < o.window.size() ? parse_time(o.window.substr(c + 1), "--trace-window") : kNever;
+  }
+  if (o.only == "pingpong") m.bandwidth = false;
+  else if (o.only == "bandwidth") m.pingpong = false;
+  else if (!o.only.empty()) throw UserError(fmt::format("--only: '{}' (pingpong or bandwidth)", o.only));
+  if (o.sizes.empty()) {
+    m.sizes = default_msg_sizes();
+  } else {
+    for (std::size_t pos = 0; pos < o.sizes.size();) {
+      const auto comma = o.sizes.find(',', pos);
+      m.sizes.push_back(parse_size(o.sizes.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+      pos = comma == std::string::npos ? o.sizes.size() : comma + 1;
+    }
+  }
+  const fw::Image im = fw::Image::load(o.image);
+  MsgBenchResult r = run_msg_bench(pv, im, m);
+  std::cout << r.table;
+  if (r.exit_code == 0 || r.report.contains("error")) {
+    std::ofstream f(o.report);
+    if (!f) throw UserError(fmt::format("--report: cannot create '{}'", o.report));
+    f << r.report.dump(2) << "\n";
+  }
+  return r.exit_code;
+}
+
+const CommandRegistrar reg{"msg", [](CLI::App& app) -> CommandRun {
+  auto* c = app.add_subcommand("msg", "ping-pong latency and bandwidth between two hosts with LANai-like NICs (messaging firmware)");
+  auto& o = opts();
+  c->add_option("--switches", o.switches, "switches in the chain between the two hosts (default 1)");
+  c->add_option("--sizes", o.sizes, "message sizes, e.g. 4,64,1K,1M (default 4 B .. 1 MiB)");
+  c->add_option("--mtu", o.mtu, "fragment payload bytes (default 4096; GRIM used 48K = 49152)");
+  c->add_option("--iterations", o.iterations, "ping-pong round trips per size (default: 8, 4 or 2 by size)");
+  c->add_option("--only", o.only, "pingpong or bandwidth (default both)");
+  c->add_option("--image", o.image, "firmware image (default: the built messaging firmware)");
+  c->add_option("--set", o.sets, "parameter override key=value (repeatable; see sanvp params)");
+  c->add_option("--report", o.report, "report file (default msg_report.json)");
+  c->add_option("--vcd", o.vcd, "write waves (VCD)");
+  c->add_option("--trace", o.trace, "modules to trace, e.g. 'n0*,sw0*'");
+  c->add_option("--trace-window", o.window, "time window FROM:TO of the waves");
+  c->add_option("--timeline", o.timeline, "write the per-message timeline (JSON events)");
+  c->add_option("--seed", o.seed, "random seed (default 1)");
+  c->add_option("--fw-trace", o.fw_trace_node, "instruction trace of node N's firmware (time, pc, symbol, disassembly, register writes)");
+  c->add_option("--fw-trace-file", o.fw_trace_file, "write the instruction trace here (default stderr)");
+  c->add_flag("--fw-profile", o.fw_profile, "print a flat per-function firmware profile of each NIC");
+  return [c]() { return c->parsed() ? run() : -1; };
+}};
+
+}  // namespace
+}  // namespace sanvp::host

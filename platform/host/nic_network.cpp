@@ -1,0 +1,134 @@
+#include "platform/host/nic_network.hpp"
+
+#include <deque>
+#include <fmt/format.h>
+
+#include "firmware/msg/msg_proto.h"
+#include "platform/core/error.hpp"
+#include "platform/fw/fw_platform.hpp"
+
+namespace sanvp::host {
+
+void load_image(nic::Nic& nic, const fw::Image& image) {
+  if (image.sram_size > nic.sram().size())
+    throw UserError(fmt::format("{}: image was linked for 0x{:x} bytes of SRAM but the NIC has 0x{:x} (nic.sram_bytes)", nic.name(),
+                                image.sram_size, nic.sram().size()));
+  for (const auto& s : image.segments) {
+    if (std::uint64_t{s.addr} + s.size > nic.sram().size())
+      throw UserError(fmt::format("{}: image segment 0x{:x}+0x{:x} does not fit the SRAM", nic.name(), s.addr, s.size));
+    if (!s.zero) nic.sram().write(s.addr, s.data.data(), s.size);
+  }
+}
+
+void load_routes(nic::Nic& nic, const fw::Image& image, const std::vector<std::vector<std::uint8_t>>& routes) {
+  const lanai::Symbol* table = nullptr;
+  const lanai::Symbol* count = nullptr;
+  for (const auto& s : image.symbols) {
+    if (s.name == "g_routes") table = &s;
+    if (s.name == "g_nodes") count = &s;
+  }
+  if (!table || !count) throw UserError("firmware image has no g_routes/g_nodes symbols: it cannot take a route table");
+  if (routes.size() > msg::kMaxNodes) throw UserError(fmt::format("{} nodes exceed the firmware's route table ({})", routes.size(), msg::kMaxNodes));
+  for (std::size_t d = 0; d < routes.size(); ++d) {
+    std::uint8_t e[sizeof(msg::RouteEntry)] = {};
+    if (routes[d].size() > msg::kMaxRouteBytes)
+      throw UserError(fmt::format("route to node {} has {} hops; the firmware holds at most {}", d, routes[d].size(), msg::kMaxRouteBytes));
+    e[0] = static_cast<std::uint8_t>(routes[d].size());
+    for (std::size_t i = 0; i < routes[d].size(); ++i) e[1 + i] = routes[d][i];
+    nic.sram().write(table->addr + static_cast<std::uint32_t>(d * sizeof e), e, sizeof e);
+  }
+  const std::uint32_t n = static_cast<std::uint32_t>(routes.size());
+  const std::uint8_t b[4] = {static_cast<std::uint8_t>(n >> 24), static_cast<std::uint8_t>(n >> 16), static_cast<std::uint8_t>(n >> 8),
+                             static_cast<std::uint8_t>(n)};
+  nic.sram().write(count->addr, b, 4);
+}
+
+NicNetwork::NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& image, const NicNetworkSpec& spec) : net_(pv, seed) {
+  if (spec.switches < 1) throw UserError("a NIC network needs at least one switch");
+  if (spec.hosts < 1) throw UserError("a NIC network needs at least one host");
+  const int trunk_ports = spec.switches > 1 ? 2 : 0;
+  for (int s = 0; s < spec.switches; ++s) net_.add_switch(spec.ports);
+  for (int s = 0; s + 1 < spec.switches; ++s) net_.connect(s, spec.ports - 1, s + 1, spec.ports - 2);
+  // Hosts spread evenly from the first switch to the last, on the lowest free ports.
+  std::vector<int> next_port(static_cast<std::size_t>(spec.switches), 0);
+  for (int h = 0; h < spec.hosts; ++h) {
+    const int s = spec.hosts == 1 ? 0 : static_cast<int>((static_cast<long>(h) * (spec.switches - 1) + (spec.hosts - 1) / 2) / (spec.hosts - 1));
+    const int p = next_port[static_cast<std::size_t>(s)]++;
+    if (p >= spec.ports - trunk_ports)
+      throw UserError(fmt::format("{} hosts do not fit {} switches of {} ports (switch sw{} is full)", spec.hosts, spec.switches, spec.ports, s));
+    attach_.emplace_back(s, p);
+  }
+  net_.build();
+  for (int h = 0; h < spec.hosts; ++h) {
+    const std::string name = fmt::format("n{}", h);
+    auto host = std::make_unique<Host>(name + ".host", HostConfig::from_params(pv, name + ".host"), PciConfig::from_params(pv, name + ".pci"));
+    auto n = std::make_unique<nic::Nic>(name.c_str(), pv, static_cast<std::uint32_t>(h), fw::program_of(image), host->pci(), &host->memory(), seed);
+    host->attach_nic(n.get());
+    load_image(*n, image);
+    const auto [s, p] = attach_[static_cast<std::size_t>(h)];
+    Switch& S = net_.sw(s);
+    auto make = [&](const std::string& path) {
+      LinkTiming t;
+      t.ld = pv.time(path, "link", "ld");
+      t.cp = pv.time(path, "link", "cp");
+      if (t.cp == 0) throw UserError(fmt::format("{}: link.cp must be greater than 0", path));
+      channels_.push_back(std::make_unique<LinkChannel>(path, t));
+      return channels_.back().get();
+    };
+    LinkChannel* up = make(name + ".out");
+    LinkChannel* down = make(fmt::format("sw{}.p{}.out", s, p));
+    n->attach_output(up);
+    S.attach_input(p, up);
+    up->bind(S.input_receiver(p), n->output_control());
+    S.config().fc.validate(up->timing(), S.config().sd, fmt::format("sw{}.p{}.in", s, p));
+    S.attach_output(p, down);
+    n->attach_input(down);
+    down->bind(n->input(), S.output_control(p));
+    n->input_buffer().config().validate(down->timing(), 0, name + ".in");
+    hosts_.push_back(std::move(host));
+    nics_.push_back(std::move(n));
+  }
+  // Shortest routes over the chain (BFS, lowest port first).
+  std::vector<std::vector<std::pair<int, int>>> adj(static_cast<std::size_t>(spec.switches));
+  for (const auto& t : net_.trunks()) {
+    adj[t.sw_a].emplace_back(t.port_a, t.sw_b);
+    adj[t.sw_b].emplace_back(t.port_b, t.sw_a);
+  }
+  routes_.assign(static_cast<std::size_t>(spec.hosts), std::vector<std::vector<std::uint8_t>>(static_cast<std::size_t>(spec.hosts)));
+  for (int src = 0; src < spec.hosts; ++src) {
+    const int s0 = attach_[src].first;
+    std::vector<int> prev_sw(adj.size(), -1), prev_port(adj.size(), -1);
+    std::vector<char> seen(adj.size(), 0);
+    std::deque<int> q{s0};
+    seen[s0] = 1;
+    while (!q.empty()) {
+      const int s = q.front();
+      q.pop_front();
+      for (auto [port, nb] : adj[s])
+        if (!seen[nb]) { seen[nb] = 1; prev_sw[nb] = s; prev_port[nb] = port; q.push_back(nb); }
+    }
+    for (int dst = 0; dst < spec.hosts; ++dst) {
+      if (dst == src) continue;
+      std::vector<std::uint8_t> r{static_cast<std::uint8_t>(attach_[dst].second)};
+      for (int s = attach_[dst].first; s != s0; s = prev_sw[s]) r.insert(r.begin(), static_cast<std::uint8_t>(prev_port[s]));
+      routes_[src][dst] = std::move(r);
+    }
+    load_routes(*nics_[src], image, routes_[src]);
+  }
+}
+
+NicNetwork::~NicNetwork() = default;
+
+void NicNetwork::declare_traces() {
+  net_.declare_traces();
+  for (auto& c : channels_) c->declare_traces();
+  for (auto& n : nics_) n->declare_traces();
+}
+
+std::uint64_t NicNetwork::flit_hops() const {
+  std::uint64_t n = net_.flit_hops();
+  for (const auto& c : channels_) n += c->flits();
+  return n;
+}
+
+}  // namespace sanvp::host

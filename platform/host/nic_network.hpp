@@ -1,0 +1,54 @@
+// NicNetwork: hosts with LANai-like NICs on a chain of switches. The switches and trunks come
+// from the fabric's Network builder; each host gets a PCI bus, host memory and a Nic running
+// the given firmware image, wired to a switch port exactly as a test endpoint would be.
+// Source routes (shortest paths; a chain is deadlock-free) are written into every NIC's SRAM
+// at the firmware's g_routes symbol before the cores start, as a Myrinet mapper would.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hw/nic/nic.hpp"
+#include "platform/fw/image.hpp"
+#include "platform/host/host.hpp"
+#include "platform/sim/network.hpp"
+
+namespace sanvp::host {
+
+struct NicNetworkSpec {
+  int hosts = 2;
+  int switches = 1;  // in a chain; hosts are spread from the first switch to the last
+  int ports = 8;
+};
+
+class NicNetwork {
+ public:
+  NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& image, const NicNetworkSpec& spec);
+  ~NicNetwork();
+  int hosts() const { return static_cast<int>(hosts_.size()); }
+  Host& host(int i) { return *hosts_.at(static_cast<std::size_t>(i)); }
+  nic::Nic& nic(int i) { return *nics_.at(static_cast<std::size_t>(i)); }
+  Network& fabric() { return net_; }
+  const std::vector<std::uint8_t>& route(int src, int dst) const { return routes_.at(src).at(dst); }
+  int switch_of(int host) const { return attach_.at(static_cast<std::size_t>(host)).first; }
+  // Switch hops between two hosts.
+  int hops(int src, int dst) const { return static_cast<int>(route(src, dst).size()); }
+  void declare_traces();
+  std::uint64_t flit_hops() const;
+
+ private:
+  Network net_;
+  std::vector<std::pair<int, int>> attach_;  // host -> (switch, port)
+  std::vector<std::unique_ptr<Host>> hosts_;
+  std::vector<std::unique_ptr<nic::Nic>> nics_;
+  std::vector<std::unique_ptr<LinkChannel>> channels_;
+  std::vector<std::vector<std::vector<std::uint8_t>>> routes_;
+};
+
+// Writes a route table into a NIC's SRAM at the image's g_routes / g_nodes symbols.
+void load_routes(nic::Nic& nic, const fw::Image& image, const std::vector<std::vector<std::uint8_t>>& routes);
+// Copies an image's segments into a NIC's SRAM (checks that it was linked for that SRAM).
+void load_image(nic::Nic& nic, const fw::Image& image);
+
+}  // namespace sanvp::host
