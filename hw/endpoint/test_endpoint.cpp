@@ -17,22 +17,31 @@ inline sc_core::sc_time delay_to(Time t) {
 }  // namespace
 
 TrafficConfig TrafficConfig::from_params(ParamValues& pv, const std::string& path) {
+  // Range errors say where the value was set: "scen.yaml:9:9: traffic.load: ..." (file origins
+  // already end with the key), "traffic.load (--set): ...", or just the key for a default.
+  auto fail = [&](const char* name, const std::string& msg) {
+    const std::string key = std::string("traffic.") + name;
+    const std::string o = pv.origin(path, "traffic", name);
+    if (o.empty()) throw UserError(key + ": " + msg);
+    const bool ends_with_key = o.size() >= key.size() && o.compare(o.size() - key.size(), key.size(), key) == 0;
+    throw UserError(ends_with_key ? o + ": " + msg : key + " (" + o + "): " + msg);
+  };
   TrafficConfig c;
   c.pattern = pv.string(path, "traffic", "pattern");
   c.process = pv.string(path, "traffic", "process");
   c.load = pv.real(path, "traffic", "load");
   c.payload = static_cast<int>(pv.integer(path, "traffic", "payload"));
   if (c.pattern != "uniform" && c.pattern != "permutation" && c.pattern != "hotspot" && c.pattern != "none")
-    throw UserError(fmt::format("traffic.pattern: unknown pattern '{}' (uniform, permutation, hotspot, none)", c.pattern));
+    fail("pattern", fmt::format("unknown pattern '{}' (uniform, permutation, hotspot, none)", c.pattern));
   if (c.process != "poisson" && c.process != "periodic" && c.process != "bursty")
-    throw UserError(fmt::format("traffic.process: unknown process '{}' (poisson, periodic, bursty)", c.process));
+    fail("process", fmt::format("unknown process '{}' (poisson, periodic, bursty)", c.process));
   c.burst = pv.real(path, "traffic", "burst");
   c.hotspot = static_cast<int>(pv.integer(path, "traffic", "hotspot"));
   c.hotspot_fraction = pv.real(path, "traffic", "hotspot_fraction");
   c.shift = static_cast<int>(pv.integer(path, "traffic", "shift"));
-  if (!(c.burst >= 1.0)) throw UserError(fmt::format("traffic.burst: {} must be at least 1 packet", c.burst));
+  if (!(c.burst >= 1.0)) fail("burst", fmt::format("{} must be at least 1 packet", c.burst));
   if (!(c.hotspot_fraction >= 0.0 && c.hotspot_fraction <= 1.0))
-    throw UserError(fmt::format("traffic.hotspot_fraction: {} out of range [0, 1]", c.hotspot_fraction));
+    fail("hotspot_fraction", fmt::format("{} out of range [0, 1]", c.hotspot_fraction));
   const std::string sizes = pv.string(path, "traffic", "sizes");
   for (std::size_t pos = 0; pos < sizes.size();) {
     std::size_t comma = sizes.find(',', pos);
@@ -42,13 +51,13 @@ TrafficConfig TrafficConfig::from_params(ParamValues& pv, const std::string& pat
     const int bytes = static_cast<int>(parse_int(item.substr(0, colon), "traffic.sizes"));
     const double w = colon == std::string::npos ? 1.0 : parse_real(item.substr(colon + 1), "traffic.sizes");
     if (bytes < kPayloadHeader || bytes > (1 << 24))
-      throw UserError(fmt::format("traffic.sizes: payload {} out of range ({}..16777216)", bytes, kPayloadHeader));
-    if (!(w > 0.0)) throw UserError(fmt::format("traffic.sizes: weight {} of {} bytes must be positive", w, bytes));
+      fail("sizes", fmt::format("payload {} out of range ({}..16777216)", bytes, kPayloadHeader));
+    if (!(w > 0.0)) fail("sizes", fmt::format("weight {} of {} bytes must be positive", w, bytes));
     c.sizes.emplace_back(bytes, w);
   }
-  if (!(c.load > 0.0 && c.load <= 1.0)) throw UserError(fmt::format("traffic.load: {} out of range (0, 1]", c.load));
+  if (!(c.load > 0.0 && c.load <= 1.0)) fail("load", fmt::format("{} out of range (0, 1]", c.load));
   if (c.payload < kPayloadHeader || c.payload > (1 << 24))
-    throw UserError(fmt::format("traffic.payload: {} out of range ({}..16777216)", c.payload, kPayloadHeader));
+    fail("payload", fmt::format("{} out of range ({}..16777216)", c.payload, kPayloadHeader));
   return c;
 }
 

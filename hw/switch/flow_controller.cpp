@@ -12,6 +12,10 @@ FlowControlConfig FlowControlConfig::from_params(ParamValues& pv, const std::str
   c.ks = static_cast<int>(pv.integer(path, "fc", "ks"));
   c.kg = static_cast<int>(pv.integer(path, "fc", "kg"));
   c.fc = pv.time(path, "fc", "fc");
+  for (const char* n : {"bl", "ks", "kg", "fc"}) {
+    const std::string o = pv.origin(path, "fc", n);
+    if (!o.empty()) c.set_at += fmt::format("{}fc.{} from {}", c.set_at.empty() ? "" : "; ", n, o);
+  }
   return c;
 }
 
@@ -22,20 +26,23 @@ int FlowControlConfig::in_flight_after_stop(const LinkTiming& lt, Time fc) {
 
 void FlowControlConfig::validate(const LinkTiming& lt, Time sd, const std::string& where) const {
   const std::string at = where.empty() ? "fc" : where;
-  if (bl < 1 || bl > 1 << 20) throw UserError(fmt::format("{}: bl={} out of range (1..1048576)", at, bl));
-  if (ks > bl) throw UserError(fmt::format("{}: ks={} > bl={}: STOP threshold must not exceed the buffer (need kg < ks <= bl)", at, ks, bl));
-  if (kg >= ks) throw UserError(fmt::format("{}: kg={} >= ks={}: GO threshold must lie below STOP threshold (need 0 <= kg < ks <= bl)", at, kg, ks));
-  if (kg < 0) throw UserError(fmt::format("{}: kg={} is negative", at, kg));
-  if (lt.cp == 0) throw UserError(fmt::format("{}: link cp must be > 0", at));
+  // "(fc.ks from scen.yaml:7:9: params.fc.ks)": the values in the message came from there.
+  const std::string from = set_at.empty() ? "" : " (" + set_at + ")";
+  auto fail = [&](const std::string& msg) { throw UserError(msg + from); };
+  if (bl < 1 || bl > 1 << 20) fail(fmt::format("{}: bl={} out of range (1..1048576)", at, bl));
+  if (ks > bl) fail(fmt::format("{}: ks={} > bl={}: STOP threshold must not exceed the buffer (need kg < ks <= bl)", at, ks, bl));
+  if (kg >= ks) fail(fmt::format("{}: kg={} >= ks={}: GO threshold must lie below STOP threshold (need 0 <= kg < ks <= bl)", at, kg, ks));
+  if (kg < 0) fail(fmt::format("{}: kg={} is negative", at, kg));
+  if (lt.cp == 0) fail(fmt::format("{}: link cp must be > 0", at));
   const int n = in_flight_after_stop(lt, fc);
   if (ks + n > bl)
-    throw UserError(fmt::format(
+    fail(fmt::format(
         "{}: buffer would overflow: need ks + ceil((2*ld + 2*fc)/cp) - 1 <= bl, but {} + ceil((2*{} + 2*{})/{}) - 1 = {} > {}",
         at, ks, format_time(lt.ld), format_time(fc), format_time(lt.cp), ks + n, bl));
   const Time need = 2 * lt.ld + 2 * fc + sd;
   const Time have = static_cast<Time>(kg + 1) * lt.cp;
   if (have < need)
-    throw UserError(fmt::format(
+    fail(fmt::format(
         "{}: receiver would starve after GO: need (kg+1)*cp >= 2*ld + 2*fc + sd, but ({}+1)*{} = {} < 2*{} + 2*{} + {} = {}",
         at, kg, format_time(lt.cp), format_time(have), format_time(lt.ld), format_time(fc), format_time(sd), format_time(need)));
 }

@@ -25,6 +25,7 @@ struct FlowControlConfig {
   int ks = 53;          // STOP threshold
   int kg = 17;          // GO threshold
   Time fc = 3260;       // flow-controller delay (paid by each of the two flow controllers)
+  std::string set_at;   // where non-default bl/ks/kg/fc were set (scenario file, --set), for errors
 
   static FlowControlConfig from_params(ParamValues& pv, const std::string& path);
   // Rejects thresholds that cannot prevent overflow or underflow for the given delays. `sd` is

@@ -105,6 +105,13 @@ std::pair<std::string, std::string> ParamValues::resolve(const std::string& path
   return {spec->def, ckey + " (default)"};
 }
 
+std::string ParamValues::origin(const std::string& path, const std::string& scope, const std::string& name) const {
+  if (!path.empty())
+    if (auto it = values_.find(path + "." + name); it != values_.end()) return it->second.origin;
+  if (auto it = values_.find(scope + "." + name); it != values_.end()) return it->second.origin;
+  return "";
+}
+
 Time ParamValues::time(const std::string& path, const std::string& scope, const std::string& name) {
   const ParamSpec* spec;
   auto [v, where] = resolve(path, scope, name, &spec);

@@ -56,6 +56,10 @@ class ParamValues {
   bool boolean(const std::string& path, const std::string& scope, const std::string& name);
   std::string string(const std::string& path, const std::string& scope, const std::string& name);
 
+  // Where the value that `scope.name` resolves to for `path` was set ("scen.yaml:12:3",
+  // "--set"), or "" for the default: prefixes errors found after parsing (ranges, relations).
+  std::string origin(const std::string& path, const std::string& scope, const std::string& name) const;
+
   // Throws UserError naming every instance-level key that no instance consumed.
   void check_all_used() const;
   // Effective values: every catalog parameter (class level) plus instance overrides in use.

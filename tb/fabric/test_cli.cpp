@@ -163,6 +163,15 @@ TEST_CASE("bad input: --set route through an unconnected port", "[cli][errors]")
             "routing: {routes: [{src: 0, dst: 1, route: [1]}]}\n"
             "duration: 10us\n");
 }
+TEST_CASE("bad input: a range error names the scenario file position", "[cli][errors]") {
+  bad_input("s.yaml", "s.yaml:2:17: traffic.load: -1 out of range (0, 1]",
+            "topology: {generate: {type: single}}\ntraffic: {load: -1}\n");
+  bad_input("--set traffic.load=3", "traffic.load (--set): 3 out of range (0, 1]");
+}
+TEST_CASE("bad input: ks > bl from a scenario file names where ks was set", "[cli][errors]") {
+  bad_input("s.yaml", "ks=70 > bl=64", "topology: {generate: {type: single}}\nparams:\n  fc.ks: 70\n");
+  bad_input("s.yaml", "(fc.ks from s.yaml:3:3: params.fc.ks)", "topology: {generate: {type: single}}\nparams:\n  fc.ks: 70\n");
+}
 TEST_CASE("bad input: buffer too small for the link delay", "[cli][errors]") { bad_input("--set link.ld=40ns", "buffer would overflow"); }
 
 TEST_CASE("params lists every parameter with unit, default and meaning", "[cli]") {
