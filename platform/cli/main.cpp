@@ -71,7 +71,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--set", sets, "override a parameter or scenario value: key=value (see 'sanvp params')");
   run->add_option("--vcd", opt.vcd, "write waves to this VCD file");
   run->add_option("--report", opt.report, "report file")->capture_default_str();
-  run->add_option("--seed", opt.seed, "random seed")->capture_default_str();
+  run->add_option("--seed", opt.seed, "random seed")->capture_default_str()->check(
+      [](const std::string& v) { return v.rfind('-', 0) == 0 ? std::string("must be a non-negative integer, got " + v) : std::string(); });  // not wrapped to 2^64-n
   run->add_option("--trace", opt.trace, "comma-separated module patterns to trace, e.g. 'sw0.*,n1'");
   run->add_option("--trace-window", window, "trace only FROM:TO, e.g. 10us:50us");
 

@@ -70,6 +70,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   if (s.dir.empty()) s.dir = ".";
   s.doc = YamlDoc::load_file(file);
   const YamlDoc doc(file, "--set override");
+  if (!s.doc.IsDefined() || s.doc.IsNull())  // an empty file has no position to report
+    throw UserError(fmt::format("{}: scenario: the file is empty (a scenario file is a map with at least a 'topology' section)", file));
   if (!s.doc.IsMap()) doc.fail(s.doc, "scenario", "a scenario file is a map with at least a 'topology' section");
 
   // --set: scenario values edit the document; everything else is a model parameter.

@@ -172,6 +172,14 @@ TEST_CASE("bad input: ks > bl from a scenario file names where ks was set", "[cl
   bad_input("s.yaml", "ks=70 > bl=64", "topology: {generate: {type: single}}\nparams:\n  fc.ks: 70\n");
   bad_input("s.yaml", "(fc.ks from s.yaml:3:3: params.fc.ks)", "topology: {generate: {type: single}}\nparams:\n  fc.ks: 70\n");
 }
+TEST_CASE("bad input: a negative seed is refused, not wrapped", "[cli][errors]") {
+  auto d = scratch("seed");
+  Cmd r = run(d, "run --seed -3 --report r.json");
+  CHECK(r.rc == 2);
+  CHECK(r.err.find("--seed: must be a non-negative integer, got -3") != std::string::npos);
+  CHECK_FALSE(fs::exists(d / "r.json"));
+  fs::remove_all(d);
+}
 TEST_CASE("bad input: buffer too small for the link delay", "[cli][errors]") { bad_input("--set link.ld=40ns", "buffer would overflow"); }
 
 TEST_CASE("params lists every parameter with unit, default and meaning", "[cli]") {

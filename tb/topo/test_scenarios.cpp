@@ -178,6 +178,9 @@ TEST_CASE("scenario mistakes are reported with position and key") {
     scenario_run_spec(s);
   };
   const std::string f = (d / "s.yaml").string();
+  REQUIRE(error_of([&] { load(""); }) ==
+          f + ": scenario: the file is empty (a scenario file is a map with at least a 'topology' section)");
+  REQUIRE(error_of([&] { load("- a\n- b\n"); }) == f + ":1:1: scenario: a scenario file is a map with at least a 'topology' section");
   REQUIRE(error_of([&] { load("topology: nothere.yaml\n"); }) ==
           fmt::format("{}:1:11: topology: topology file '{}' not found", f, (d / "nothere.yaml").string()));
   REQUIRE(error_of([&] { load("topology: {generate: {type: single}}\ntrafic: {load: 0.1}\n"); }).rfind(f + ":2:1: trafic: unknown key 'trafic'", 0) == 0);
