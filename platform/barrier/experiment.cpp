@@ -57,13 +57,13 @@ Stat stat(const std::vector<double>& v) {
 
 double us(Time t) { return static_cast<double>(t) / static_cast<double>(kUs); }
 
-RunSample one_run(const ExperimentConfig& cfg, const Topology& topo, const TopoGraph& tg, int size, int run,
-                  std::uint64_t net_seed) {
+}  // namespace
+
+RunSample measure_group(const ExperimentConfig& cfg, const Topology& topo, const TopoGraph& tg,
+                        const std::vector<NodeAddr>& members, std::uint64_t tie_seed) {
   RunSample s;
+  const int size = static_cast<int>(members.size());
   s.size = size;
-  s.run = run;
-  s.net_seed = net_seed;
-  const auto members = random_group(tg, size, cfg.seed, run);
   const GroupPlan plan = plan_group(tg.graph, members, 1, LeafRule::DeepestLevel, PlanCheck::Representatives);
   s.height = plan.tree.height;
   s.tree_edges = plan.tree.edges;
@@ -72,13 +72,13 @@ RunSample one_run(const ExperimentConfig& cfg, const Topology& topo, const TopoG
 
   FunctionalBtinNet fn(tg.graph, std::vector<int>(static_cast<std::size_t>(tg.graph.switches()), cfg.registers), cfg.lat);
   const Deployment dep = fn.create(plan);
-  const auto res = fn.run({&plan}, {}, net_seed ^ static_cast<std::uint64_t>(size));
+  const auto res = fn.run({&plan}, {}, tie_seed);
   s.btin = res.at(0).latency;
   s.links_btin = res.at(0).links;
   const SchemeCost closed = btin_cost(cfg.lat, plan.tree.height, plan.tree.edges, size);
   if (dep.fallbacks == 0 && (closed.latency != s.btin || closed.links != s.links_btin))
-    throw SimError(fmt::format("btin experiment: functional BTIN {} ps / {} links, closed form {} ps / {} links (size {}, run {})",
-                               s.btin, s.links_btin, closed.latency, closed.links, size, run));
+    throw SimError(fmt::format("btin experiment: functional BTIN {} ps / {} links, closed form {} ps / {} links (size {})",
+                               s.btin, s.links_btin, closed.latency, closed.links, size));
 
   // Baselines on the up*/down* paths from the root switch (lengths are symmetric: the reverse of
   // a legal up*/down* path is legal).
@@ -99,6 +99,16 @@ RunSample one_run(const ExperimentConfig& cfg, const Topology& topo, const TopoG
   s.links_unicast = uc.links;
   s.multicast = mcost.latency;
   s.links_multicast = mcost.links;
+  return s;
+}
+
+namespace {
+
+RunSample one_run(const ExperimentConfig& cfg, const Topology& topo, const TopoGraph& tg, int size, int run,
+                  std::uint64_t net_seed) {
+  RunSample s = measure_group(cfg, topo, tg, random_group(tg, size, cfg.seed, run), net_seed ^ static_cast<std::uint64_t>(size));
+  s.run = run;
+  s.net_seed = net_seed;
   return s;
 }
 

@@ -20,7 +20,13 @@
 #include "platform/barrier/latency_model.hpp"
 #include "platform/barrier/switch_graph.hpp"
 
+namespace sanvp {
+struct Topology;
+}
+
 namespace sanvp::barrier {
+
+struct TopoGraph;
 
 struct ExperimentConfig {
   int nodes = 256, switches = 75, ports = 8;
@@ -61,8 +67,12 @@ struct ExperimentResult {
 // 2*L(h+2), 2*(edges+n) (an independent check of the model on every run).
 ExperimentResult run_experiment(const ExperimentConfig& cfg);
 
+// One group on one network: BTIN on FunctionalBtinNet, the baselines on up*/down* paths
+// (`tie_seed`: order of simultaneous events in the functional network).
+RunSample measure_group(const ExperimentConfig& cfg, const Topology& topo, const TopoGraph& tg,
+                        const std::vector<NodeAddr>& members, std::uint64_t tie_seed);
+
 // The member group of `run` for `size` (seeded stream "btin.group.<size>.<run>").
-struct TopoGraph;
 std::vector<NodeAddr> random_group(const TopoGraph& tg, int size, std::uint64_t seed, int run);
 
 std::string experiment_csv(const ExperimentResult& r);

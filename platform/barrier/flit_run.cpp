@@ -19,24 +19,26 @@ namespace {
 Time now_ps() { return sc_core::sc_time_stamp().value(); }
 }  // namespace
 
+void build_updown_network(Network& net, const Topology& topo, ParamValues& pv) {
+  topo.apply_params(pv);
+  topo.populate(net);
+  net.build();
+  const RouteTable rt = updown_routes(topo);
+  std::vector<std::vector<std::vector<std::uint8_t>>> table(static_cast<std::size_t>(rt.nodes()));
+  for (int s = 0; s < rt.nodes(); ++s) {
+    table[static_cast<std::size_t>(s)].resize(static_cast<std::size_t>(rt.nodes()));
+    for (int d = 0; d < rt.nodes(); ++d) table[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)] = rt.vec(s, d);
+  }
+  net.set_route_table(std::move(table));
+}
+
 FlitRunResult run_flit_barriers(ParamValues& pv, const FlitRunConfig& cfg) {
   const auto wall0 = std::chrono::steady_clock::now();
   FlitRunResult res;
   const Topology topo = irregular_network(cfg.nodes, cfg.switches, cfg.ports, cfg.f, cfg.seed);
   const TopoGraph tg(topo);
-  topo.apply_params(pv);
   Network net(pv, cfg.seed);
-  topo.populate(net);
-  net.build();
-  {
-    const RouteTable rt = updown_routes(topo);
-    std::vector<std::vector<std::vector<std::uint8_t>>> table(static_cast<std::size_t>(rt.nodes()));
-    for (int s = 0; s < rt.nodes(); ++s) {
-      table[static_cast<std::size_t>(s)].resize(static_cast<std::size_t>(rt.nodes()));
-      for (int d = 0; d < rt.nodes(); ++d) table[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)] = rt.vec(s, d);
-    }
-    net.set_route_table(std::move(table));
-  }
+  build_updown_network(net, topo, pv);
   const Time cp = pv.time("", "link", "cp"), ld = pv.time("", "link", "ld");
   const Time delay = pv.time("", "barrier", "delay"), sd = pv.time("", "switch", "sd");
   const LatencyParams paper = LatencyParams::from_params(pv, "");

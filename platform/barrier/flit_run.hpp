@@ -17,6 +17,11 @@
 #include "platform/core/params.hpp"
 #include "platform/core/time.hpp"
 
+namespace sanvp {
+class Network;
+struct Topology;
+}  // namespace sanvp
+
 namespace sanvp::barrier {
 
 struct FlitRunConfig {
@@ -40,6 +45,9 @@ struct FlitRunResult {
   Time sim_end = 0;
   double wall_s = 0;
 };
+
+// Declares `topo` on `net` (constructed on `pv`), builds it and installs up*/down* routes.
+void build_updown_network(Network& net, const Topology& topo, ParamValues& pv);
 
 // `pv` holds the fabric parameters (link.*, switch.*, barrier.*) and btin.t_s (host start-up).
 FlitRunResult run_flit_barriers(ParamValues& pv, const FlitRunConfig& cfg);
