@@ -71,6 +71,8 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
   flit->add_option("--seed", fc.seed, "network seed")->capture_default_str();
   flit->add_option("--set", opt->sets, "override a parameter: key=value (link.*, switch.*, barrier.*, btin.t_s)");
   flit->add_option("--json", opt->flit_json, "write the samples to this JSON file");
+  flit->add_flag("--setup-once", [opt](std::int64_t) { opt->flit.every_member = false; },
+                 "compute each group's setup once instead of by every member (same registers, faster)");
   return [opt, exp, flit]() -> int {
     (void)g_barrier_params;
     sanvp::ParamValues pv = params_from(opt->sets);

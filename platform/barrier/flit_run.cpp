@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <systemc>
@@ -49,6 +50,8 @@ FlitRunResult run_flit_barriers(ParamValues& pv, const FlitRunConfig& cfg) {
 
   HostBarrierConfig hc;
   hc.startup = paper.t_s;
+  hc.plan = cfg.every_member ? PlanCheck::EveryMember : PlanCheck::Representatives;
+  res.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   BarrierHosts hosts("btin_hosts", net, tg, hc);
 
   struct Job { int size, run; std::vector<int> members; };
@@ -91,8 +94,32 @@ FlitRunResult run_flit_barriers(ParamValues& pv, const FlitRunConfig& cfg) {
           if (s.fallbacks == 0 && (s.flit != s.closed || s.model != s.flit + 4 * mapped.t_r))
             res.errors.push_back(fmt::format("size {} run {}: flit {} ps, closed form {} ps, model {} ps", s.size, s.run, s.flit,
                                              s.closed, s.model));
-          res.samples.push_back(s);
-          hosts.destroy_group(gid, now_ps(), [step, k](Time done) { (*step)(k + 1, done); });
+          // The unicast scheme on the same members.
+          const int root = tg.node_id.at(g.plan.root_node);
+          const Time start = now_ps() + kUs;
+          auto pending = std::make_shared<std::size_t>(jobs[k].members.size() - 1);
+          auto sample = std::make_shared<FlitSample>(s);
+          auto finish = [&, k, gid, step, sample, start](Time last_rel) {
+            sample->unicast = last_rel - start;
+            res.samples.push_back(*sample);
+            hosts.destroy_group(gid, now_ps(), [step, k](Time done) { (*step)(k + 1, done); });
+          };
+          auto back = [&, k, root, start, finish](Time reduced) {
+            // Farthest member first (longest route), one start-up each on the root's processor.
+            std::vector<int> others;
+            for (int m : jobs[k].members) if (m != root) others.push_back(m);
+            std::stable_sort(others.begin(), others.end(), [&](int a, int b) { return net.route(root, a).size() > net.route(root, b).size(); });
+            auto left2 = std::make_shared<std::size_t>(others.size());
+            auto last2 = std::make_shared<Time>(0);
+            for (int m : others)
+              hosts.send_message(root, m, std::max(reduced, start), [left2, last2, finish](Time t2) {
+                *last2 = std::max(*last2, t2);
+                if (--*left2 == 0) finish(*last2);
+              });
+          };
+          for (int m : jobs[k].members)
+            if (m != root)
+              hosts.send_message(m, root, start, [pending, back](Time t1) { if (--*pending == 0) back(t1); });
         });
     });
   };
@@ -110,14 +137,14 @@ FlitRunResult run_flit_barriers(ParamValues& pv, const FlitRunConfig& cfg) {
 std::string flit_table(const FlitRunConfig& cfg, const FlitRunResult& r) {
   std::string s = fmt::format("BTIN flit-level: {} nodes, {} switches of {} ports, f = {}, network seed {}, {} groups per size\n",
                               cfg.nodes, cfg.switches, cfg.ports, cfg.f, cfg.seed, cfg.groups);
-  s += fmt::format("{:>5} {:>4} {:>6} {:>9} {:>10} {:>12} {:>12} {:>9}\n", "n", "run", "height", "fallback", "setup us",
-                   "flit us", "closed us", "model us");
+  s += fmt::format("{:>5} {:>4} {:>6} {:>9} {:>10} {:>12} {:>12} {:>9} {:>11}\n", "n", "run", "height", "fallback", "setup us",
+                   "flit us", "closed us", "model us", "unicast us");
   auto us = [](Time t) { return static_cast<double>(t) / kUs; };
   for (const auto& x : r.samples)
-    s += fmt::format("{:>5} {:>4} {:>6} {:>9} {:>10.3f} {:>12.4f} {:>12.4f} {:>9.4f}\n", x.size, x.run, x.height, x.fallbacks,
-                     us(x.setup), us(x.flit), us(x.closed), us(x.model));
-  s += fmt::format("barrier drops {}, errors {}; simulated {}, wall {:.2f} s\n", r.drops, r.errors.size(), format_time(r.sim_end),
-                   r.wall_s);
+    s += fmt::format("{:>5} {:>4} {:>6} {:>9} {:>10.3f} {:>12.4f} {:>12.4f} {:>9.4f} {:>11.3f}\n", x.size, x.run, x.height,
+                     x.fallbacks, us(x.setup), us(x.flit), us(x.closed), us(x.model), us(x.unicast));
+  s += fmt::format("barrier drops {}, errors {}; simulated {}, wall {:.2f} s (network and routes {:.2f} s)\n", r.drops,
+                   r.errors.size(), format_time(r.sim_end), r.wall_s, r.build_s);
   for (const auto& e : r.errors) s += "  error: " + e + "\n";
   return s;
 }
@@ -129,7 +156,8 @@ nlohmann::json flit_json(const FlitRunConfig& cfg, const FlitRunResult& r) {
   j["samples"] = nlohmann::json::array();
   for (const auto& x : r.samples)
     j["samples"].push_back({{"size", x.size}, {"run", x.run}, {"height", x.height}, {"fallbacks", x.fallbacks},
-                            {"setup_ps", x.setup}, {"flit_ps", x.flit}, {"closed_ps", x.closed}, {"model_ps", x.model}});
+                            {"setup_ps", x.setup}, {"flit_ps", x.flit}, {"closed_ps", x.closed}, {"model_ps", x.model},
+                            {"unicast_ps", x.unicast}});
   j["errors"] = r.errors;
   j["drops"] = r.drops;
   return j;

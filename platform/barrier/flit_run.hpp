@@ -8,6 +8,9 @@
 //                no interface delay), and
 //   model        FunctionalBtinNet with t_p = 3*cp + ld, t_r = delay + sd, which charges the
 //                paper's interface delay t_r at both ends of each message: model - 4*t_r.
+// After each BTIN barrier the same members run the unicast scheme with real worms on the
+// up*/down* routes (8-byte payload): n-1 to the root node, then n-1 back, one start-up per
+// message on the sending host; these share links and the root's link (contention included).
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -30,12 +33,14 @@ struct FlitRunConfig {
   std::uint64_t seed = 1;         // network seed; groups come from the experiment's streams
   std::vector<int> sizes{2, 16, 64, 256};
   int groups = 3;                 // groups per size (runs 0..groups-1 of the experiment)
+  bool every_member = true;       // every member runs Setup_Register (false: once per group)
 };
 
 struct FlitSample {
   int size = 0, run = 0, height = 0, fallbacks = 0;
   Time setup = 0;                 // group creation: first write sent to last answer
   Time flit = 0, closed = 0, model = 0;
+  Time unicast = 0;               // the unicast scheme with real worms (contention included)
 };
 
 struct FlitRunResult {
@@ -44,6 +49,7 @@ struct FlitRunResult {
   std::uint64_t drops = 0;
   Time sim_end = 0;
   double wall_s = 0;
+  double build_s = 0;  // network construction and up*/down* routes
 };
 
 // Declares `topo` on `net` (constructed on `pv`), builds it and installs up*/down* routes.

@@ -58,12 +58,18 @@ void BarrierHosts::send_raw(int node, std::vector<std::uint8_t> bytes) {
   at(cpu, [this, node, b = std::move(bytes)]() mutable { net_.node(node).inject_raw(std::move(b), now_ps()); });
 }
 
-void BarrierHosts::send_worm(int node, int dst, std::function<void(Time)> on_delivery) {
+void BarrierHosts::send_worm(int node, int dst, std::uint32_t payload, std::function<void(Time)> on_delivery) {
   Time& cpu = cpu_free_[static_cast<std::size_t>(node)];
   cpu = std::max(cpu, now_ps()) + cfg_.startup;
-  at(cpu, [this, node, dst, fn = std::move(on_delivery)]() mutable {
-    worms_[net_.node(node).inject(dst, cfg_.request_payload, now_ps())] = std::move(fn);
+  at(cpu, [this, node, dst, payload, fn = std::move(on_delivery)]() mutable {
+    worms_[net_.node(node).inject(dst, payload, now_ps())] = std::move(fn);
   });
+}
+
+void BarrierHosts::send_message(int node, int dst, Time t, Done delivered) {
+  if (node < 0 || node >= net_.nodes() || dst < 0 || dst >= net_.nodes() || node == dst)
+    throw UserError(fmt::format("barrier hosts: message from node {} to node {}", node, dst));
+  at(t, [this, node, dst, fn = std::move(delivered)]() mutable { send_worm(node, dst, kPayloadHeader, std::move(fn)); });
 }
 
 void BarrierHosts::error(std::string what) {
@@ -92,7 +98,7 @@ void BarrierHosts::create_group(std::uint8_t gid, const std::vector<int>& member
   }
   GroupState gs;
   // Every member runs Setup_Register independently; plan_group checks they all agree.
-  gs.g.plan = plan_group(tg_.graph, addrs, gid);
+  gs.g.plan = plan_group(tg_.graph, addrs, gid, LeafRule::DeepestLevel, cfg_.plan);
   for (const auto& a : gs.g.plan.members) gs.g.members.push_back(node_id(a));
   gs.g.requested = t;
   gs.on_ready = std::move(ready);
@@ -127,7 +133,7 @@ void BarrierHosts::issue_writes(GroupState& gs, ConfigOp op) {
       send_raw(writer, encode_config(cmd));
     } else {  // point-to-point request from the representative; the node then writes
       ++gs.g.remote_requests;
-      send_worm(node_id(w.requested_by), writer, [this, writer, cmd](Time) { send_raw(writer, encode_config(cmd)); });
+      send_worm(node_id(w.requested_by), writer, cfg_.request_payload, [this, writer, cmd](Time) { send_raw(writer, encode_config(cmd)); });
     }
   }
 }

@@ -36,6 +36,9 @@ namespace sanvp::barrier {
 struct HostBarrierConfig {
   Time startup = 2 * kUs;            // software start-up per message a host sends (t_s)
   std::uint32_t request_payload = 24;  // bytes of a remote-setup request worm
+  // EveryMember: each member runs Setup_Register itself and all must agree (the distributed
+  // algorithm, O(members x member switches) BFS trees); Representatives: computed once.
+  PlanCheck plan = PlanCheck::EveryMember;
 };
 
 class BarrierHosts : public sc_core::sc_module {
@@ -61,6 +64,11 @@ class BarrierHosts : public sc_core::sc_module {
   void destroy_group(std::uint8_t gid, Time at, Done done = {});
   void barrier(std::uint8_t gid, int node, Time at, Done released = {});
 
+  // A point-to-point message from host `node` to host `dst` at `at`: a start-up on `node`'s
+  // processor, then a worm on the up*/down* route; `delivered` at its arrival (the unicast and
+  // multicast baselines' messages).
+  void send_message(int node, int dst, Time at, Done delivered);
+
   const Group& group(std::uint8_t gid) const;
   const std::vector<std::string>& errors() const { return errors_; }
 
@@ -85,7 +93,7 @@ class BarrierHosts : public sc_core::sc_module {
   void at(Time t, std::function<void()> fn);
   void wake();
   void send_raw(int node, std::vector<std::uint8_t> bytes);
-  void send_worm(int node, int dst, std::function<void(Time)> on_delivery);
+  void send_worm(int node, int dst, std::uint32_t payload, std::function<void(Time)> on_delivery);
   void issue_writes(GroupState& gs, ConfigOp op);
   void write_answered(GroupState& gs, int sw, ConfigStatus st, ConfigOp op, int writer);
   void arrive(GroupState& gs, int node, Time t, Done cb);
