@@ -15,7 +15,8 @@ int fw_cxx_main() __asm__("_Z4mainv") __attribute__((weak));
 int fw_c_main() __asm__("main") __attribute__((weak));
 
 void __fw_start() {
-  for (char* p = __bss_start; p != __bss_end; ++p) *p = 0;
+  // Word-at-a-time (memset): boot time matters on a NIC, where .bss holds rings and tables.
+  memset(__bss_start, 0, static_cast<size_t>(__bss_end - __bss_start));
   for (InitFn* f = __init_array_start; f != __init_array_end; ++f) (*f)();
   int rc;
   if (&fw_cxx_main) rc = fw_cxx_main();

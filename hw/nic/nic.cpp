@@ -27,6 +27,10 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   regs_->add_window(recv_.get());
   core_ = std::make_unique<LanaiCore>("core", LanaiCore::Config::from_params(pv, path + ".core"), std::move(program));
   sram_->set_dmi_allowed(core_->config().dmi);
+  // A NIC's firmware ending (exit or fault) stops that NIC, not the whole network: whoever runs
+  // the simulation watches core().result().
+  core_->on_stop = [] {};
+  sys_->on_exit = [this](std::uint32_t code, Time when) { core_->request_exit(code, when); };
   regs_->current_pc = [this] { return core_->state().pc; };
   core_->socket.bind(bus_.from_initiators);
   bus_.map(sram_->socket, map::kSramBase, static_cast<std::uint64_t>(size), "sram");

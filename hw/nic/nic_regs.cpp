@@ -162,6 +162,7 @@ void NicRegs::arm_timer(int i, std::uint32_t ticks, Time now) {
   // Expires when the oscillator has completed `ticks` more whole ticks.
   t.expiry_tick = osc_.ticks(now) + ticks;
   const Time at = osc_.time_of_tick(t.expiry_tick);
+  if (on_timer_armed) on_timer_armed(i, now, at, ticks);
   t.ev.notify(sc_core::sc_time::from_value(at - now));
 }
 

@@ -63,6 +63,8 @@ class NicRegs : public sc_core::sc_module {
   std::function<std::uint32_t()> current_pc;
 
   std::uint64_t rtc(Time now) { return osc_.ticks(now) + rtc_offset_; }
+  // Observer of interval timers: (timer, armed at, expires at, ticks), called when armed.
+  std::function<void(int, Time, Time, std::uint32_t)> on_timer_armed;
   const Stats& stats() const { return stats_; }
   void declare_traces();
 

@@ -127,7 +127,9 @@ MsgBenchResult run_msg_bench(ParamValues& pv, const fw::Image& image, const MsgB
   spec.hosts = 2;
   spec.switches = opt.switches;
   spec.ports = static_cast<int>(pv.integer("", "switch", "ports"));
-  NicNetwork net(pv, opt.seed, image, spec);
+  // Modules live until the process ends (a SystemC kernel is not restarted), which also keeps
+  // them out of destructors while an error unwinds from inside the simulation.
+  NicNetwork& net = *new NicNetwork(pv, opt.seed, image, spec);
   pv.check_all_used();
 
   Tracer& tr = Tracer::global();
@@ -279,7 +281,12 @@ MsgBenchResult run_msg_bench(ParamValues& pv, const fw::Image& image, const MsgB
   Time t = 0;
   std::string fault;
   while (!(done0 && done1) && t < opt.limit) {
-    sc_core::sc_start(sc_core::sc_time::from_value(step));
+    try {
+      sc_core::sc_start(sc_core::sc_time::from_value(step));
+    } catch (const std::exception& e) {
+      fault = e.what();
+      break;
+    }
     t = now_ps();
     for (int h = 0; h < 2; ++h) {
       const auto& r = net.nic(h).core().result();
