@@ -194,8 +194,7 @@ def main():
          ratio_pair(r["1024c"], 1024, r["256c"], 256, "multicast_us")),
         ("mc/BTIN traffic, n=256, (256,75)", "46.8", ratio(r["256"], 256, "links_multicast", "links_btin"), "-"),
         ("mc/BTIN traffic, n=256, (1024,300)", "88.6", ratio(r["1024"], 256, "links_multicast", "links_btin"), "-"),
-        ("mc/BTIN latency, n=256, f=0.5", "8.7", r["f0.5"].get("error", "refused")[:60] if "error" in r["f0.5"] else
-         ratio(r["f0.5"], 256, "multicast_us", "btin_us"), "-"),
+        ("mc/BTIN latency, n=256, f=0.5", "8.7", refused(r["f0.5"]) or ratio(r["f0.5"], 256, "multicast_us", "btin_us"), "-"),
         ("mc/BTIN latency, n=256, f=0.7", "4.1", ratio(r["f0.7"], 256, "multicast_us", "btin_us"),
          ratio(r["f0.7c"], 256, "multicast_us", "btin_us")),
         ("mc/BTIN latency, n=256, f=0.9", "3.2", ratio(r["f0.9"], 256, "multicast_us", "btin_us"),
@@ -212,6 +211,15 @@ def main():
         for row in rows:
             fh.write("| " + " | ".join(row) + " |\n")
     print(open(os.path.join(args.out, "table.md")).read())
+
+
+def refused(j):
+    """'refused (...)' with the generator's minimum f, or '' if the configuration ran."""
+    if "error" not in j:
+        return ""
+    e = j["error"]
+    i = e.find("(f >=")
+    return "refused: generator " + (e[i:] if i >= 0 else "error")
 
 
 def ratio_pair(ja, sa, jb, sb, key):

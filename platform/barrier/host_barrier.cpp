@@ -6,6 +6,7 @@
 
 #include "hw/barrier/wire_format.hpp"
 #include "platform/core/error.hpp"
+#include "platform/core/log.hpp"
 
 namespace sanvp::barrier {
 
@@ -143,6 +144,7 @@ void BarrierHosts::write_answered(GroupState& gs, int sw, ConfigStatus st, Confi
   if (op == ConfigOp::Alloc) {
     if (st == ConfigStatus::Full) {  // exhaustion: the writer keeps the register in its memory
       gs.g.fallback_switches.push_back(sw);
+      log::info("group {}: switch {} has no free barrier register; node {} keeps it in memory (slower)", gid, sw, writer);
       SoftRegister r;
       r.node = writer;
       r.core = std::make_unique<BarrierCore>(tg_.graph.ports(), 1);
