@@ -116,3 +116,23 @@ TEST_CASE("sanvp btin experiment writes CSV and JSON, bad input exits 2") {
   const std::string bad2 = std::string(SANVP_BIN) + " btin experiment --sizes 1 --runs 1 > /dev/null 2>&1";
   CHECK(WEXITSTATUS(std::system(bad2.c_str())) == 2);
 }
+
+TEST_CASE("the experiments' setup computed once equals every member's Setup_Register") {
+  const Topology t = irregular_network(128, 40, 8, 0.75, 21);
+  const TopoGraph tg(t);
+  for (int run = 0; run < 6; ++run) {
+    const auto members = random_group(tg, 4 << run, 3, run);
+    const GroupPlan a = plan_group(tg.graph, members, 4, LeafRule::DeepestLevel, PlanCheck::EveryMember);
+    const GroupPlan b = plan_group(tg.graph, members, 4, LeafRule::DeepestLevel, PlanCheck::Representatives);
+    CHECK(a.root == b.root);
+    CHECK(a.root_node == b.root_node);
+    REQUIRE(a.writes.size() == b.writes.size());
+    for (std::size_t i = 0; i < a.writes.size(); ++i) {
+      CHECK(a.writes[i].sw == b.writes[i].sw);
+      CHECK(a.writes[i].cmd.parent == b.writes[i].cmd.parent);
+      CHECK(a.writes[i].cmd.cmask == b.writes[i].cmd.cmask);
+      CHECK(a.writes[i].writer == b.writes[i].writer);
+      CHECK(a.writes[i].remote == b.writes[i].remote);
+    }
+  }
+}
