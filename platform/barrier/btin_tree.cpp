@@ -93,24 +93,85 @@ Btin build_btin(const SwitchGraph& g, int root, const std::vector<char>& member)
   return b;
 }
 
+namespace {
+
+// Height, edges and leaves of the BTIN around `root` without building it: the same BFS rule as
+// bfs_tree (levels scanned in ascending id, lowest port first) on buffers reused across
+// candidates; in-tree switches are the members and every switch on a member's path to the root.
+struct TreeScratch {
+  std::vector<int> depth, parent, level, next, kids;
+  std::vector<char> in_tree;
+};
+
+RootCandidate measure(const SwitchGraph& g, int root, const std::vector<char>& member, LeafRule rule, TreeScratch& w) {
+  const auto n = static_cast<std::size_t>(g.switches());
+  w.depth.assign(n, -1);
+  w.parent.assign(n, -1);
+  w.depth[static_cast<std::size_t>(root)] = 0;
+  w.level.assign(1, root);
+  for (int d = 0; !w.level.empty(); ++d) {
+    w.next.clear();
+    for (int s : w.level)
+      for (const auto& l : g.links(s)) {
+        const auto p = static_cast<std::size_t>(l.peer);
+        if (w.depth[p] >= 0) continue;
+        w.depth[p] = d + 1;
+        w.parent[p] = s;
+        w.next.push_back(l.peer);
+      }
+    std::sort(w.next.begin(), w.next.end());
+    std::swap(w.level, w.next);
+  }
+  w.in_tree.assign(n, 0);
+  w.kids.assign(n, 0);
+  RootCandidate c{root, 0, 0, 0};
+  int count = 0;
+  for (std::size_t s = 0; s < n; ++s) {
+    if (!member[s]) continue;
+    if (w.depth[s] < 0) throw UserError(fmt::format("BTIN: member switch {} is not connected to switch {}", s, root));
+    c.height = std::max(c.height, w.depth[s]);
+    for (auto x = static_cast<int>(s); x >= 0 && !w.in_tree[static_cast<std::size_t>(x)]; x = w.parent[static_cast<std::size_t>(x)]) {
+      w.in_tree[static_cast<std::size_t>(x)] = 1;
+      ++count;
+      if (w.parent[static_cast<std::size_t>(x)] >= 0) ++w.kids[static_cast<std::size_t>(w.parent[static_cast<std::size_t>(x)])];
+    }
+  }
+  if (!w.in_tree[static_cast<std::size_t>(root)]) { w.in_tree[static_cast<std::size_t>(root)] = 1; ++count; }
+  c.edges = count - 1;
+  for (std::size_t s = 0; s < n; ++s) {
+    if (!w.in_tree[s]) continue;
+    if (rule == LeafRule::Childless ? w.kids[s] == 0 : w.depth[s] == c.height) ++c.leaves;
+  }
+  return c;
+}
+
+}  // namespace
+
 RootSelection select_root(const SwitchGraph& g, const std::vector<char>& member, LeafRule rule) {
+  if (member.size() != static_cast<std::size_t>(g.switches())) throw UserError("BTIN: member mask does not match the switch count");
   RootSelection sel;
   bool have = false;
   std::tuple<int, int, int, int> best{};
+  TreeScratch w;
   for (int s = 0; s < g.switches(); ++s) {
-    if (!member.at(static_cast<std::size_t>(s))) continue;
-    Btin b = build_btin(g, s, member);
-    const RootCandidate c{s, b.height, b.edges, b.leaves(rule)};
+    if (!member[static_cast<std::size_t>(s)]) continue;
+    const RootCandidate c = measure(g, s, member, rule, w);
     sel.candidates.push_back(c);
     const auto key = std::make_tuple(c.height, c.edges, c.leaves, c.sw);
     if (!have || key < best) {
       have = true;
       best = key;
       sel.root = s;
-      sel.tree = std::move(b);
     }
   }
   if (!have) throw UserError("BTIN: the group has no member switch");
+  sel.tree = build_btin(g, sel.root, member);
+  const RootCandidate& won = sel.candidates[static_cast<std::size_t>(
+      std::find_if(sel.candidates.begin(), sel.candidates.end(), [&](const RootCandidate& c) { return c.sw == sel.root; }) -
+      sel.candidates.begin())];
+  if (won.height != sel.tree.height || won.edges != sel.tree.edges || won.leaves != sel.tree.leaves(rule))
+    throw SimError(fmt::format("BTIN: root {} measured height/edges/leaves {}/{}/{}, tree {}/{}/{}", sel.root, won.height, won.edges,
+                               won.leaves, sel.tree.height, sel.tree.edges, sel.tree.leaves(rule)));
   return sel;
 }
 

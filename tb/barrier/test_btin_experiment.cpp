@@ -136,3 +136,23 @@ TEST_CASE("the experiments' setup computed once equals every member's Setup_Regi
     }
   }
 }
+
+TEST_CASE("root selection's candidate figures equal the BTIN built around each candidate") {
+  const Topology t = irregular_network(96, 30, 8, 0.8, 8);
+  const TopoGraph tg(t);
+  for (int run = 0; run < 5; ++run) {
+    const auto members = random_group(tg, 3 << run, 5, run);
+    std::vector<char> member(static_cast<std::size_t>(tg.graph.switches()), 0);
+    for (const auto& m : members) member[static_cast<std::size_t>(m.sw)] = 1;
+    for (LeafRule rule : {LeafRule::DeepestLevel, LeafRule::Childless}) {
+      const RootSelection sel = select_root(tg.graph, member, rule);
+      REQUIRE(!sel.candidates.empty());
+      for (const auto& c : sel.candidates) {
+        const Btin b = build_btin(tg.graph, c.sw, member);
+        CHECK(c.height == b.height);
+        CHECK(c.edges == b.edges);
+        CHECK(c.leaves == b.leaves(rule));
+      }
+    }
+  }
+}
