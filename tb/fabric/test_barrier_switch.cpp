@@ -165,3 +165,58 @@ TEST_CASE("barrier through two switches under heavy ordinary traffic: nobody lea
     }
   }
 }
+
+TEST_CASE("register exhaustion: the spill table sends the group's messages to the node keeping it, exact timing", "[barrier]") {
+  ParamValues pv;
+  pv.set("barrier.registers", "2", "test");
+  Timing T(pv);
+  Network net(pv, 1);
+  net.add_switch(8);
+  for (int p = 0; p < 4; ++p) net.add_node(0, p);
+  net.build();
+  net.compute_shortest_routes();
+  std::map<int, std::vector<Received>> got;
+  for (int n = 0; n < 4; ++n)
+    net.node(n).set_barrier_observer([&got, n](const std::vector<std::uint8_t>& b, Time t) { got[n].push_back({b, t}); });
+  // Two registers taken (groups 1, 2); group 3's ALLOC from n1 is refused: n1 keeps it.
+  net.node(0).inject_raw(alloc(1, 0, 0x3), 0);
+  net.node(0).inject_raw(alloc(2, 0, 0x5), 100 * kNs);
+  net.node(1).inject_raw(alloc(3, 1, 0xE), 1 * kUs);
+  const Time sent = 2 * kUs;
+  net.node(2).inject_raw(reduce(3), sent);
+  run_for(3 * kUs);
+  REQUIRE(got[1].size() == 2);
+  auto resp = decode_response(got[1][0].bytes);
+  REQUIRE(resp);
+  CHECK(resp->resp.status == ConfigStatus::Full);
+  auto sp = decode_spilled(got[1][1].bytes);
+  REQUIRE(sp);
+  CHECK(sp->in_port == 2);
+  CHECK(sp->msg.type == MsgType::Reduce);
+  CHECK(sp->msg.gid == 3);
+  // Complete at the switch, then at once (no unit delay) through the crossbar, 5 flits on the wire.
+  CHECK(got[1][1].at == sent + (kMessageFlits - 1) * T.cp + T.ld + T.sd + (kSpilledFlits - 1) * T.cp + T.ld);
+  CHECK(net.sw(0).barrier_spilled() == 1);
+  CHECK(net.sw(0).barrier_drops() == 0);
+  // The node answers with a routed worm: route byte 3, then the message; n3 receives a plain
+  // barrier message.
+  std::vector<std::uint8_t> w{3};
+  const auto m = encode_message({MsgType::Distribute, 3, 0});
+  w.insert(w.end(), m.begin(), m.end());
+  const Time back = 4 * kUs;
+  net.node(1).inject_raw(w, back);
+  run_for(2 * kUs);
+  REQUIRE(got[3].size() == 1);
+  auto d = decode_message(got[3][0].bytes);
+  REQUIRE(d);
+  CHECK(d->type == MsgType::Distribute);
+  CHECK(got[3][0].at == back + T.ld + T.rd + T.sd + (kMessageFlits - 1) * T.cp + T.ld);
+  // RELEASE clears the spill entry (the unit answers not-found); later messages are dropped.
+  net.node(1).inject_raw(encode_config({ConfigOp::Release, 3, 0, 0}), 7 * kUs);
+  net.node(2).inject_raw(reduce(3), 8 * kUs);
+  run_for(5 * kUs);
+  REQUIRE(got[1].size() == 3);
+  CHECK(decode_response(got[1][2].bytes)->resp.status == ConfigStatus::NotFound);
+  CHECK(net.sw(0).barrier_spilled() == 1);
+  CHECK(net.sw(0).barrier_drops() == 1);
+}
