@@ -178,8 +178,7 @@ void BarrierHosts::write_answered(GroupState& gs, int sw, ConfigStatus st, Confi
 
 void BarrierHosts::barrier(std::uint8_t gid, int node, Time t, Done released) {
   GroupState& gs = state(gid, "barrier");
-  if (!std::binary_search(gs.g.members.begin(), gs.g.members.end(), node) &&
-      std::find(gs.g.members.begin(), gs.g.members.end(), node) == gs.g.members.end())
+  if (std::find(gs.g.members.begin(), gs.g.members.end(), node) == gs.g.members.end())
     throw UserError(fmt::format("barrier hosts: node {} is not a member of group {}", node, gid));
   at(t, [this, gid, node, cb = std::move(released)]() mutable {
     GroupState& s = groups_.at(gid);
@@ -200,15 +199,14 @@ void BarrierHosts::arrive(GroupState& gs, int node, Time t, Done cb) {
   e.arrival[node] = t;
   e.callbacks[node] = std::move(cb);
   if (node == node_id(gs.g.plan.root_node)) {
-    if (e.notified) root_go(gs, ep, t);
+    if (e.notified) root_go(gs, t);
     return;
   }
   send_raw(node, encode_message(BarrierMessage{MsgType::Reduce, gs.g.plan.gid, 1}));
 }
 
-void BarrierHosts::root_go(GroupState& gs, std::size_t ep, Time t) {
+void BarrierHosts::root_go(GroupState& gs, Time t) {
   const int root = node_id(gs.g.plan.root_node);
-  (void)ep;
   release(gs, root, t);
   send_raw(root, encode_message(BarrierMessage{MsgType::Distribute, gs.g.plan.gid, 2}));
 }
@@ -246,7 +244,7 @@ void BarrierHosts::on_message(int node, const BarrierMessage& m, Time t) {
     Episode& e = gs.episodes[ep];
     e.notified = true;
     e.notified_at = t;
-    if (e.arrival.count(root)) root_go(gs, ep, t);
+    if (e.arrival.count(root)) root_go(gs, t);
   } else if (m.type == MsgType::Distribute) {
     if (node == root || !std::count(gs.g.members.begin(), gs.g.members.end(), node)) {
       error(fmt::format("group {}: DISTRIBUTE reached node {}", m.gid, node));

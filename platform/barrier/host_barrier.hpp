@@ -97,7 +97,7 @@ class BarrierHosts : public sc_core::sc_module {
   void issue_writes(GroupState& gs, ConfigOp op);
   void write_answered(GroupState& gs, int sw, ConfigStatus st, ConfigOp op, int writer);
   void arrive(GroupState& gs, int node, Time t, Done cb);
-  void root_go(GroupState& gs, std::size_t ep, Time t);
+  void root_go(GroupState& gs, Time t);  // the root node has the merged REDUCE and has arrived
   void on_barrier_packet(int node, const std::vector<std::uint8_t>& bytes, Time t);
   void on_message(int node, const BarrierMessage& m, Time t);
   void release(GroupState& gs, int node, Time t);
