@@ -96,6 +96,7 @@ void post_cq(uint32_t kind, uint32_t peer, uint32_t len, uint32_t tag) {
   if (++cq_index == cq_entries) cq_index = 0;
   Action a{};
   a.kind = kActCq;
+  a.tag = cq_seq;
   hdma_queue(e, host, kCqEntryBytes, false, a);
 }
 
@@ -110,6 +111,8 @@ void hdma_completions() {
       // The last fragment is in SRAM: the host's send buffer is free again. (Its slot was
       // reserved when the fragment was queued.)
       if (a.last) post_cq(kCqSent, a.peer, a.length, a.tag);
+    } else if (a.kind == kActCq) {
+      if (hif[kHifIrq / 4]) nic::host_interrupt(a.tag);  // the entry is in host memory now
     } else if (a.kind == kActDeliver) {
       rx_ring[a.buf].status = nic::kRxOwn;  // the buffer goes back to the NIC
       nic::rx_kick();

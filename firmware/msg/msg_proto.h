@@ -14,6 +14,7 @@
 //   0x1C cq_entries                                     host, before go
 //   0x20 mtu          fragment payload bytes            host, before go (firmware default)
 //   0x24 go           1 = the host has filled the fields above
+//   0x28 irq          1 = interrupt the host after each completion entry (else it polls)
 //   0x40 send queue   sq_entries x {host addr, length, destination node, tag}
 //   ...  recv queue   rq_entries x {host addr, capacity}
 //
@@ -28,7 +29,7 @@ namespace sanvp::msg {
 inline constexpr uint32_t kHifMagic = 0x53414E4Du;  // "SANM"
 inline constexpr uint32_t kHifSqEntries = 0x04, kHifRqEntries = 0x08, kHifCqEntriesFw = 0x0C;
 inline constexpr uint32_t kHifSqProd = 0x10, kHifRqProd = 0x14, kHifCqHost = 0x18, kHifCqEntries = 0x1C;
-inline constexpr uint32_t kHifMtu = 0x20, kHifGo = 0x24;
+inline constexpr uint32_t kHifMtu = 0x20, kHifGo = 0x24, kHifIrq = 0x28;
 inline constexpr uint32_t kHifSq = 0x40;
 inline constexpr uint32_t kSqEntries = 16, kRqEntries = 32;
 inline constexpr uint32_t kSqEntryBytes = 16, kRqEntryBytes = 8;

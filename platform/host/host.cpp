@@ -17,11 +17,23 @@ HostConfig HostConfig::from_params(ParamValues& pv, const std::string& path) {
   c.memory = static_cast<std::uint64_t>(m);
   c.call = pv.time(path, "host", "call");
   c.poll = pv.time(path, "host", "poll");
+  c.irq = pv.time(path, "host", "irq");
+  const std::string notify = pv.string(path, "host", "notify");
+  if (notify != "poll" && notify != "irq") throw UserError(fmt::format("{}: host.notify = '{}' (poll or irq)", path, notify));
+  c.use_irq = notify == "irq";
   if (c.poll == 0) throw UserError(fmt::format("{}: host.poll must be > 0", path));
   return c;
 }
 
 Host::Host(std::string name, const HostConfig& cfg, const PciConfig& pci) : name_(std::move(name)), cfg_(cfg), mem_(cfg.memory), pci_(pci) {}
+
+void Host::attach_nic(nic::Nic* n) {
+  nic_ = n;
+  n->regs().on_host_irq = [this](std::uint32_t) {
+    ++irqs_;
+    irq_ev_.notify(sc_core::sc_time::from_value(cfg_.irq));
+  };
+}
 
 void Host::pio_write(std::uint32_t nic_addr, const std::vector<std::uint32_t>& words) {
   const Time start = now_ps();

@@ -20,6 +20,8 @@ struct HostConfig {
   std::uint64_t memory = 256ull << 20;
   Time call = 100 * kNs;  // software cost of one driver call
   Time poll = 50 * kNs;   // completion-queue polling period
+  Time irq = 5 * kUs;     // interrupt latency: NIC raises it -> waiting thread runs
+  bool use_irq = false;   // drivers wait for interrupts instead of polling
   static HostConfig from_params(ParamValues& pv, const std::string& path);
 };
 
@@ -29,6 +31,8 @@ class Host {
       {"host", "memory", ParamType::Int, "bytes", "268435456", "host memory size (sparse: only touched pages are allocated)"},
       {"host", "call", ParamType::Time, "ns", "100ns", "software cost of one driver call (post, completion handling)"},
       {"host", "poll", ParamType::Time, "ns", "50ns", "period of the host's completion-queue polling loop"},
+      {"host", "irq", ParamType::Time, "ns", "5us", "interrupt latency: from the NIC raising a host interrupt to the waiting thread running"},
+      {"host", "notify", ParamType::String, "", "poll", "how drivers learn of completions: poll (the completion queue) or irq (NIC interrupts)"},
   }};
 
   Host(std::string name, const HostConfig& cfg, const PciConfig& pci);
@@ -36,7 +40,10 @@ class Host {
   const HostConfig& config() const { return cfg_; }
   HostMemory& memory() { return mem_; }
   PciBus& pci() { return pci_; }
-  void attach_nic(nic::Nic* n) { nic_ = n; }
+  void attach_nic(nic::Nic* n);
+  // Interrupts from the NIC: the event fires host.irq after the NIC raised one.
+  const sc_core::sc_event& interrupt_event() const { return irq_ev_; }
+  std::uint64_t interrupts() const { return irqs_; }
   nic::Nic& nic() { return *nic_; }
 
   // Programmed I/O (call from a host thread): one PCI transaction of 4*n bytes; the host
@@ -59,6 +66,8 @@ class Host {
   std::uint64_t brk_ = 1u << 20;  // the first MiB is left to the "kernel"
   std::uint64_t pio_ = 0;
   Time pio_time_ = 0;
+  std::uint64_t irqs_ = 0;
+  sc_core::sc_event irq_ev_;
 };
 
 }  // namespace sanvp::host

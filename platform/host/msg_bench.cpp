@@ -416,7 +416,8 @@ MsgBenchResult run_msg_bench(ParamValues& pv, const fw::Image& image, const MsgB
       out += fmt::format("  switches ({} x (rd + sd))                    {:8.3f} us\n", hops, us(switches));
       out += fmt::format("  wire (links and serialization)              {:8.3f} us\n", us(wire));
       out += fmt::format("  firmware, receiving NIC                     {:8.3f} us\n", us((t_d0 - t_rx) + (t_c0 - t_d1)));
-      out += fmt::format("  host notices the completion (polling)       {:8.3f} us\n", us(t_seen - t_c1));
+      out += fmt::format("  host notices the completion ({})    {:8.3f} us\n",
+                         net.host(1).config().use_irq ? "interrupt" : "polling  ", us(t_seen - t_c1));
       (void)ld;
       (void)cp;
     }
@@ -434,7 +435,7 @@ MsgBenchResult run_msg_bench(ParamValues& pv, const fw::Image& image, const MsgB
     rep["grim_comparison"] = cmp;
     out += fmt::format("GRIM paper, Table 1: latency 4.8-18 us (GRIM 13), bandwidth 38-140 MB/s (GRIM 106), GRIM half-power 6 KB.\n");
     if (!lat.empty())
-      out += fmt::format("  ours: {:.1f} us for {} -- {} the range; most of it is firmware on the {:.0f} MHz NIC core (see the breakdown)\n", l0,
+      out += fmt::format("  ours: {:.1f} us for {} -- {} the range; the breakdown shows where it goes (NIC core at {:.0f} MHz)\n", l0,
                          size_text(lat.begin()->first), l0 >= 4.8 && l0 <= 18 ? "inside" : "outside", pv.real("n0.core", "nic.core", "clock"));
     if (!ppbw.empty())
       out += fmt::format("  ours: ping-pong half-power size {:.0f} B (GRIM measured it by round trips too)\n", pp_half);

@@ -32,6 +32,7 @@ void MsgDriver::open() {
     throw SimError(fmt::format("{}: no messaging firmware at 0x{:x} (bad magic)", host_.name(), hif_));
   cq_ = host_.alloc(std::uint64_t{cq_entries_} * msg::kCqEntryBytes);
   host_.memory().watch(cq_, cq_ + std::uint64_t{cq_entries_} * msg::kCqEntryBytes);
+  host_.pio_write(hif(msg::kHifIrq), {host_.config().use_irq ? 1u : 0u});
   host_.pio_write(hif(msg::kHifCqHost), {static_cast<std::uint32_t>(cq_), cq_entries_, mtu_, 1u});  // cq_host, cq_entries, mtu, go
   host_.pio_write(kDoorbell, {0});
 }
@@ -62,14 +63,19 @@ void MsgDriver::send(std::uint32_t dst, std::uint64_t addr, std::uint32_t length
 
 MsgDriver::Completion MsgDriver::next_from_queue() {
   const std::uint64_t e = cq_ + ((cq_next_ - 1) % cq_entries_) * msg::kCqEntryBytes;
-  const Time poll = host_.config().poll;
-  const Time began = now_ps();
-  while (host_.memory().read_be32(e) != cq_next_) sc_core::wait(host_.memory().watched_write());
-  // The polling loop notices the entry at its first check at or after the write.
-  const Time written = now_ps();
-  const Time k = (written - began + poll - 1) / poll;
-  const Time seen = began + k * poll;
-  if (seen > written) sc_core::wait(sc_core::sc_time::from_value(seen - written));
+  if (host_.config().use_irq) {
+    // Sleep until the NIC's interrupt (raised once the entry is in host memory) reaches us.
+    while (host_.memory().read_be32(e) != cq_next_) sc_core::wait(host_.interrupt_event());
+  } else {
+    const Time poll = host_.config().poll;
+    const Time began = now_ps();
+    while (host_.memory().read_be32(e) != cq_next_) sc_core::wait(host_.memory().watched_write());
+    // The polling loop notices the entry at its first check at or after the write.
+    const Time written = now_ps();
+    const Time k = (written - began + poll - 1) / poll;
+    const Time seen = began + k * poll;
+    if (seen > written) sc_core::wait(sc_core::sc_time::from_value(seen - written));
+  }
   Completion c;
   const std::uint32_t w1 = host_.memory().read_be32(e + 4);
   c.kind = w1 >> 24;

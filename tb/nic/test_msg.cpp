@@ -80,3 +80,22 @@ TEST_CASE("sanvp msg writes its report and rejects bad input with exit code 2", 
     CHECK(!std::ifstream(rep2).good());
   }
 }
+
+TEST_CASE("Host interrupts instead of polling: the host notices a completion one interrupt latency after the NIC raises it", "[nic][msg]") {
+  ParamValues pv;
+  pv.set("host.notify", "irq", "test");
+  pv.set("host.irq", "7us", "test");
+  host::MsgBenchOptions o;
+  o.sizes = {4, 5000};
+  o.iterations = 2;
+  const fw::Image im = fw::Image::load(MSG_FW);
+  const auto r = host::run_msg_bench(pv, im, o);
+  INFO(r.table);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.report["scoreboard"]["corrupt"] == 0);
+  // From the completion entry landing in host memory: the firmware sees its DMA complete and
+  // writes HOST_IRQ (a few dozen instructions), then host.irq.
+  const double notice = r.report["latency_breakdown"]["host_notice_us"].get<double>();
+  CHECK(notice >= 7.0);
+  CHECK(notice <= 7.0 + 3.0);
+}
