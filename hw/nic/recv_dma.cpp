@@ -95,6 +95,8 @@ bool RecvDma::start_packet(Time at) {
         state_ = State::Storing;
         idx_ = idx;
         buf_ = buf;
+        cap_ = bufsize_;  // later register writes do not change a packet being stored
+        desc_ = static_cast<std::uint32_t>(da);
         stored_ = count_ = 0;
         have_pending_ = trunc_ = false;
         crc_ = 0;
@@ -146,7 +148,7 @@ void RecvDma::consume(const Flit& f, Time at) {
   if (state_ != State::Storing) return;  // stray flit outside a packet: ignored
   // Each byte is stored once the next one shows it is not the CRC.
   if (have_pending_) {
-    if (stored_ < bufsize_) sram_.data()[buf_ + stored_++] = pending_;
+    if (stored_ < cap_) sram_.data()[buf_ + stored_++] = pending_;
     else trunc_ = true;
     crc_ = crc8_update(crc_, pending_);
   }
@@ -160,7 +162,7 @@ void RecvDma::consume(const Flit& f, Time at) {
   std::uint32_t status = stored_ & r::kRxLenMask;
   if (f.data != crc_ || count_ < 2) status |= r::kRxCrcErr;
   if (trunc_) status |= r::kRxTrunc;
-  done_.push_back(Done{at, idx_, status, first_});
+  done_.push_back(Done{at, idx_, desc_, status, first_});
   done_ev_.notify(delay_to(at));
   state_ = State::Idle;
 }
@@ -170,7 +172,7 @@ void RecvDma::complete() {
   while (!done_.empty() && done_.front().at <= now) {
     const Done d = done_.front();
     done_.pop_front();
-    put_be32(sram_.data() + ring_ + d.idx * 8 + 4, d.status);
+    put_be32(sram_.data() + d.desc + 4, d.status);  // the descriptor the packet took (checked in SRAM then)
     ++stats_.packets;
     ++filled_;
     if (d.status & r::kRxCrcErr) ++stats_.crc_errors;

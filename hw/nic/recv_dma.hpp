@@ -40,7 +40,7 @@ class RecvDma : public sc_core::sc_module, public RegisterWindow, public FlitRec
 
  private:
   enum class State { Idle, Storing, Dropping };
-  struct Done { Time at; std::uint32_t idx, status; Time first; };
+  struct Done { Time at; std::uint32_t idx, desc, status; Time first; };
   void drain();
   void complete();
   bool start_packet(Time at);          // decides the buffer for a new packet (false: blocked)
@@ -55,7 +55,8 @@ class RecvDma : public sc_core::sc_module, public RegisterWindow, public FlitRec
   std::uint32_t filled_ = 0;  // descriptors completed: what RX_TAIL shows
   State state_ = State::Idle;
   bool blocked_ = false;
-  std::uint32_t idx_ = 0, buf_ = 0, stored_ = 0, count_ = 0;
+  std::uint32_t idx_ = 0, buf_ = 0, cap_ = 0, stored_ = 0, count_ = 0;  // cap_: this packet's buffer size
+  std::uint32_t desc_ = 0;  // SRAM address of this packet's descriptor
   bool have_pending_ = false, trunc_ = false;
   std::uint8_t pending_ = 0, crc_ = 0;
   Time first_ = 0, last_consume_ = kNever;
