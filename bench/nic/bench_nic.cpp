@@ -1,6 +1,7 @@
 // NIC benchmark: wall time and peak RSS of (a) the ping-pong scenario, (b) the bandwidth
-// scenario (two hosts, one switch, 4 B .. 1 MiB) and (c) a 64-node network of idle NICs for
-// 10 ms simulated, with simulated time and ISS instructions. Each case runs in a forked child
+// scenario (two hosts, one switch, 4 B .. 1 MiB), (c) a 64-node network of idle NICs for
+// 10 ms simulated and (d) 1024 idle NICs (lazily backed SRAM), with simulated time and ISS
+// instructions. Each case runs in a forked child
 // (a SystemC kernel cannot be restarted in one process).
 #include <chrono>
 #include <cstdio>
@@ -50,16 +51,16 @@ int msg_case(const char* title, bool pingpong) {
   return r.exit_code;
 }
 
-int idle_case(const char* title) {
+int idle_case(const char* title, int hosts, int switches, int ports, Time duration) {
   ParamValues pv;
   const fw::Image im = fw::Image::load(MSG_FW);  // waits for its host, asleep
   host::NicNetworkSpec spec;
-  spec.hosts = 64;
-  spec.switches = 8;
-  spec.ports = 16;
+  spec.hosts = hosts;
+  spec.switches = switches;
+  spec.ports = ports;
   const auto t0 = std::chrono::steady_clock::now();
   auto* net = new host::NicNetwork(pv, 1, im, spec);
-  sc_core::sc_start(sc_core::sc_time::from_value(10 * kMs));
+  sc_core::sc_start(sc_core::sc_time::from_value(duration));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::uint64_t insns = 0;
   for (int i = 0; i < net->hosts(); ++i) insns += net->nic(i).core().state().instret;
@@ -77,12 +78,13 @@ int sc_main(int, char*[]) {
   fmt::print("sanvp NIC benchmark (Release build, messaging firmware, default parameters)\n");
   std::fflush(stdout);
   int rc = 0;
-  for (int c = 0; c < 3; ++c) {
+  for (int c = 0; c < 4; ++c) {
     pid_t pid = fork();
     if (pid == 0) {
       if (c == 0) _exit(msg_case("(a) ping-pong, 1 switch, 4 B .. 1 MiB", true));
       if (c == 1) _exit(msg_case("(b) bandwidth, 1 switch, 4 B .. 1 MiB", false));
-      _exit(idle_case("(c) 64 idle NICs, 8 switches, 10 ms"));
+      if (c == 2) _exit(idle_case("(c) 64 idle NICs, 8 switches, 10 ms", 64, 8, 16, 10 * kMs));
+      _exit(idle_case("(d) 1024 idle NICs (1 MiB SRAM each), 20 switches, 1 ms", 1024, 20, 64, 1 * kMs));
     }
     int st = 0;
     waitpid(pid, &st, 0);
