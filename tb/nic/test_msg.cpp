@@ -99,3 +99,23 @@ TEST_CASE("Host interrupts instead of polling: the host notices a completion one
   CHECK(notice >= 7.0);
   CHECK(notice <= 7.0 + 3.0);
 }
+
+TEST_CASE("sanvp msg is deterministic: same inputs give byte-identical report - VCD and timeline", "[nic][cli]") {
+  const std::string bin = SANVP_BIN;
+  std::string files[2][3];
+  for (int i = 0; i < 2; ++i) {
+    const std::string base = "/tmp/sanvp_msg_det_" + std::to_string(i);
+    auto p = sanvp::test::run(bin + " msg --sizes 4,1K --iterations 1 --set n1.osc.ppm=150 --report " + base + ".json --vcd " + base +
+                              ".vcd --trace-window 0:1ms --timeline " + base + "_tl.json");
+    REQUIRE(p.rc == 0);
+    files[i][0] = sanvp::test::slurp(base + ".json");
+    files[i][1] = sanvp::test::slurp(base + ".vcd");
+    files[i][2] = sanvp::test::slurp(base + "_tl.json");
+    for (const char* ext : {".json", ".vcd", "_tl.json"}) std::remove((base + ext).c_str());
+  }
+  CHECK(!files[0][1].empty());
+  CHECK(files[0][0] == files[1][0]);
+  CHECK(files[0][1] == files[1][1]);
+  CHECK(files[0][2] == files[1][2]);
+  CHECK(files[0][1].find("regs") != std::string::npos);  // NIC signals are in the waves
+}
