@@ -1,4 +1,5 @@
 #include "hw/nic/host_dma.hpp"
+#include "platform/core/sim_time.hpp"
 
 #include <algorithm>
 
@@ -7,10 +8,6 @@
 namespace sanvp::nic {
 
 namespace r = map::nic;
-
-namespace {
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
-}  // namespace
 
 HostDma::HostDma(sc_core::sc_module_name name, Sram& sram, PciBus& pci, HostMemoryPort* host, RaiseIrq raise, Time setup)
     : sc_module(name), sram_(sram), pci_(pci), host_(host), raise_(std::move(raise)), setup_(setup) {

@@ -1,14 +1,11 @@
 #include "hw/nic/nic_regs.hpp"
+#include "platform/core/sim_time.hpp"
 
 #include "hw/nic/memory_map.hpp"
 
 namespace sanvp::nic {
 
 namespace r = map::nic;
-
-namespace {
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
-}  // namespace
 
 NicRegs::NicRegs(sc_core::sc_module_name name, Time latency, Oscillator& osc, std::uint32_t node_id)
     : sc_module(name), socket("socket"), latency_(latency), osc_(osc), node_id_(node_id) {

@@ -1,18 +1,11 @@
 #include "hw/nic/send_dma.hpp"
+#include "platform/core/sim_time.hpp"
 
 #include "hw/nic/memory_map.hpp"
 
 namespace sanvp::nic {
 
 namespace r = map::nic;
-
-namespace {
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
-inline sc_core::sc_time delay_to(Time t) {
-  const Time now = now_ps();
-  return sc_core::sc_time::from_value(t > now ? t - now : 0);
-}
-}  // namespace
 
 SendDma::SendDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, std::uint32_t packet_id_base)
     : sc_module(name), sram_(sram), raise_(std::move(raise)), packet_id_base_(packet_id_base) {

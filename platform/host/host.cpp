@@ -1,14 +1,11 @@
 #include "platform/host/host.hpp"
+#include "platform/core/sim_time.hpp"
 
 #include <fmt/format.h>
 
 #include "platform/core/error.hpp"
 
 namespace sanvp::host {
-
-namespace {
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
-}  // namespace
 
 HostConfig HostConfig::from_params(ParamValues& pv, const std::string& path) {
   HostConfig c;

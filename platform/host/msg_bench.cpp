@@ -1,4 +1,5 @@
 #include "platform/host/msg_bench.hpp"
+#include "platform/core/sim_time.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +21,6 @@ namespace sanvp::host {
 
 namespace {
 
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
 double us(Time t) { return static_cast<double>(t) / 1e6; }
 
 // Content of byte i of every message of `size` bytes from `src`: the receiver checks all of it.

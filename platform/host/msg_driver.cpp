@@ -1,4 +1,5 @@
 #include "platform/host/msg_driver.hpp"
+#include "platform/core/sim_time.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +9,6 @@
 namespace sanvp::host {
 
 namespace {
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
 constexpr std::uint32_t kDoorbell = nic::map::kNicRegBase + nic::map::nic::kDoorbell;
 constexpr std::uint32_t kMailbox = nic::map::kNicRegBase + nic::map::nic::kMailbox;
 }  // namespace
