@@ -12,7 +12,7 @@ namespace r = sanvp::nic::map::nic;
 
 namespace {
 
-enum Mode : std::uint32_t { kIdle = 0, kTimer = 1, kRtcSet = 2, kHdma = 3, kSender = 4, kReceiver = 5, kIrqMask = 6 };
+enum Mode : std::uint32_t { kIdle = 0, kTimer = 1, kRtcSet = 2, kHdma = 3, kSender = 4, kReceiver = 5, kIrqMask = 6, kFault = 7 };
 using u128 = unsigned __int128;
 
 // Ticks of an oscillator of `hz` nominal with `ppm` error at time t (closed form).
@@ -267,4 +267,19 @@ TEST_CASE("Oscillator random walk is reproducible and its tick/time conversions 
   // The walk stays near the static error: |error| within 50 ppm +/- 6 sigma sqrt(steps).
   const double err = static_cast<double>(a.error_ppb(5 * kMs)) / 1000.0;
   CHECK(std::abs(err - 50.0) < 6 * 20.0 * std::sqrt(500.0));
+}
+
+TEST_CASE("A NIC firmware fault stops that NIC with a report and leaves the network running", "[nic][fault]") {
+  NicFixture f;
+  auto& net = f.build(2, 1);
+  f.poke(0, "g_cfg", {kFault});
+  f.poke(1, "g_cfg", {kTimer, 1000});
+  sc_core::sc_start(sc_core::sc_time::from_value(5 * kMs));
+  const auto& r = net.nic(0).core().result();
+  REQUIRE(r.outcome == nic::LanaiCore::Outcome::kFault);
+  CHECK(r.fault_report.find("0x02008000") != std::string::npos);       // the address
+  CHECK(r.fault_report.find("bad_register_read") != std::string::npos);  // pc as symbol+offset
+  CHECK(r.fault_report.find("registers:") != std::string::npos);
+  CHECK(r.fault_report.find("last 16 pcs") != std::string::npos);
+  CHECK(net.nic(1).core().result().outcome == nic::LanaiCore::Outcome::kExited);  // the other NIC went on
 }

@@ -17,7 +17,7 @@ uint32_t g_result[64] = {0xFFFFFFFFu};
 
 namespace {
 
-enum Mode : uint32_t { kIdle = 0, kTimer = 1, kRtcSet = 2, kHdma = 3, kSender = 4, kReceiver = 5, kIrqMask = 6 };
+enum Mode : uint32_t { kIdle = 0, kTimer = 1, kRtcSet = 2, kHdma = 3, kSender = 4, kReceiver = 5, kIrqMask = 6, kFault = 7 };
 constexpr uint16_t kTestType = 0x0600;
 
 // Payload byte i of test packet `seq`.
@@ -196,6 +196,9 @@ void irq_mask_test() {
   g_result[2] = nic::wait();             // returns at once: pending and enabled
 }
 
+// A read of an unmapped NIC register window: the NIC's core faults with a full report.
+__attribute__((noinline)) uint32_t bad_register_read() { return fw::reg(sanvp::nic::map::kNicRegBase + 0x8000); }
+
 }  // namespace
 
 int main() {
@@ -206,6 +209,7 @@ int main() {
     case kSender: sender_test(); break;
     case kReceiver: receiver_test(); break;
     case kIrqMask: irq_mask_test(); break;
+    case kFault: g_result[0] = bad_register_read(); break;
     case kIdle:
     default:
       nic::irq_mask(0);
