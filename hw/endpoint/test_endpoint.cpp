@@ -114,7 +114,7 @@ std::uint32_t TestEndpoint::inject_route(int dst, std::vector<std::uint8_t> rout
 void TestEndpoint::start_traffic(const TrafficConfig& cfg, int nodes) {
   traffic_ = cfg;
   nodes_ = nodes;
-  traffic_on_ = cfg.pattern != "none" && nodes > 1;
+  traffic_on_ = cfg.pattern != "none" && (cfg.targets.empty() ? nodes > 1 : cfg.targets.size() > 1);
   if (traffic_on_) gen_ev_.notify(delay_to(cfg.start));
 }
 
@@ -122,6 +122,12 @@ int TestEndpoint::pick_destination() {
   if (traffic_.pattern == "permutation") return traffic_.permutation.at(static_cast<std::size_t>(id_));
   if (traffic_.pattern == "hotspot" && id_ != traffic_.hotspot && rng_.uniform01() < traffic_.hotspot_fraction)
     return traffic_.hotspot;
+  if (!traffic_.targets.empty()) {  // a random other target (this node is one of them)
+    const auto& t = traffic_.targets;
+    std::size_t k = static_cast<std::size_t>(rng_.below(static_cast<std::uint64_t>(t.size() - 1)));
+    if (t[k] >= id_) ++k;  // targets are sorted
+    return t[k];
+  }
   int dst = static_cast<int>(rng_.below(static_cast<std::uint64_t>(nodes_ - 1)));
   if (dst >= id_) ++dst;
   return dst;

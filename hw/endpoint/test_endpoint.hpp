@@ -31,6 +31,7 @@ struct TrafficConfig {
   double hotspot_fraction = 0.25;   // hotspot: share of packets sent to it
   int shift = 0;                    // permutation: dst = (src + shift) mod n; 0 = seeded random derangement
   std::vector<int> permutation;     // permutation: destination of each node (filled by Network)
+  std::vector<int> targets;         // nodes that take test traffic (filled by Network when some nodes are NICs); empty = all
   static TrafficConfig from_params(ParamValues& pv, const std::string& path);
   double mean_payload() const;
 };

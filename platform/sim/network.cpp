@@ -19,6 +19,21 @@ int Network::add_node(int sw, int port) {
   return static_cast<int>(attach_.size()) - 1;
 }
 
+void Network::set_external(int node, ExternalNode ext) {
+  if (built_) throw std::logic_error("Network::set_external after build()");
+  if (node < 0 || node >= nodes()) throw std::out_of_range(fmt::format("no node n{}", node));
+  if (!ext.input || !ext.output_control || !ext.input_fc || !ext.attach_output || !ext.attach_input)
+    throw std::logic_error("Network::set_external: incomplete ports");
+  if (external_.size() < attach_.size()) external_.resize(attach_.size());
+  external_[static_cast<std::size_t>(node)] = std::move(ext);
+}
+
+TestEndpoint& Network::node(int i) {
+  TestEndpoint* n = nodes_.at(static_cast<std::size_t>(i)).get();
+  if (!n) throw std::logic_error(fmt::format("n{} is not a test endpoint", i));
+  return *n;
+}
+
 void Network::connect(int sw_a, int port_a, int sw_b, int port_b) { trunks_.push_back(Trunk{sw_a, port_a, sw_b, port_b}); }
 
 LinkChannel* Network::make_channel(const std::string& path) {
@@ -54,7 +69,9 @@ void Network::build() {
     SwitchConfig cfg = SwitchConfig::from_params(pv_, path, switch_ports_[s]);
     switches_.push_back(std::make_unique<Switch>(path.c_str(), cfg));
   }
+  external_.resize(attach_.size());
   for (int n = 0; n < nodes(); ++n) {
+    if (is_external(n)) { nodes_.push_back(nullptr); continue; }
     const std::string path = fmt::format("n{}", n);
     FlowControlConfig fc = FlowControlConfig::from_params(pv_, path);
     nodes_.push_back(std::make_unique<TestEndpoint>(path.c_str(), n, packets_, seed_, fc));
@@ -70,6 +87,17 @@ void Network::build() {
     Switch& S = *switches_[s];
     LinkChannel* up = make_channel(fmt::format("n{}.out", n));
     LinkChannel* down = make_channel(fmt::format("sw{}.p{}.out", s, p));
+    if (is_external(n)) {
+      const ExternalNode& x = external_[static_cast<std::size_t>(n)];
+      x.attach_output(up);
+      S.attach_input(p, up);
+      wire(up, S.input_receiver(p), x.output_control, S.config().fc, S.config().sd, fmt::format("sw{}.p{}.in", s, p));
+      S.attach_output(p, down);
+      x.attach_input(down);
+      wire(down, x.input, S.output_control(p), *x.input_fc, 0, fmt::format("n{}.in", n));
+      node_out_.push_back(up);
+      continue;
+    }
     nodes_[n]->attach_output(up);
     S.attach_input(p, up);
     wire(up, S.input_receiver(p), nodes_[n]->output_control(), S.config().fc, S.config().sd, fmt::format("sw{}.p{}.in", s, p));
@@ -137,7 +165,7 @@ void Network::set_route(int src, int dst, std::vector<std::uint8_t> route) {
   if (reached != dst)
     throw UserError(fmt::format("route n{}->n{}: ends at node n{}, not n{}", src, dst, reached, dst));
   routes_[src][dst] = std::move(route);
-  nodes_[src]->set_routes(routes_[src]);
+  if (nodes_[src]) nodes_[src]->set_routes(routes_[src]);
 }
 
 int Network::check_route(int src, const std::vector<std::uint8_t>& route, const std::string& what) const {
@@ -176,13 +204,36 @@ std::uint64_t Network::flit_hops() const {
 void Network::declare_traces() {
   for (auto& c : channels_) c->declare_traces();
   for (auto& s : switches_) s->declare_traces();
-  for (auto& n : nodes_) n->input_buffer().declare_traces();
+  for (auto& n : nodes_) if (n) n->input_buffer().declare_traces();
 }
 
 void Network::start_traffic(const TrafficConfig& cfg) {
   TrafficConfig c = cfg;
   if (c.pattern == "hotspot" && (c.hotspot < 0 || c.hotspot >= nodes()))
     throw UserError(fmt::format("traffic.hotspot: node {} does not exist (nodes are 0..{})", c.hotspot, nodes() - 1));
+  std::vector<int> eps;  // the test endpoints: only they send and receive test packets
+  for (int n = 0; n < nodes(); ++n) if (nodes_[n]) eps.push_back(n);
+  if (static_cast<int>(eps.size()) < nodes()) {
+    if (c.pattern == "hotspot" && !nodes_[c.hotspot])
+      throw UserError(fmt::format("traffic.hotspot: node {} is a NIC node; test traffic goes to test endpoints only", c.hotspot));
+    c.targets = eps;
+    if (c.pattern == "permutation" && c.permutation.empty()) {
+      // The same construction over the test endpoints only; NIC nodes stay out (-1).
+      const int n = static_cast<int>(eps.size());
+      c.permutation.assign(static_cast<std::size_t>(nodes()), -1);
+      std::vector<int> perm(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) perm[i] = i;
+      if (c.shift != 0) {
+        for (int i = 0; i < n; ++i) perm[i] = ((i + c.shift) % n + n) % n;
+      } else {
+        Rng rng(seed_, "traffic.permutation");
+        for (int i = n - 1; i > 0; --i) std::swap(perm[i], perm[rng.below(static_cast<std::uint64_t>(i))]);
+      }
+      for (int i = 0; i < n; ++i) c.permutation[eps[i]] = n > 1 ? eps[perm[i]] : -1;
+    }
+    for (auto& e : nodes_) if (e) e->start_traffic(c, nodes());
+    return;
+  }
   if (c.pattern == "permutation" && c.permutation.empty() && nodes() > 1) {
     // One permutation for the whole network, from the run seed: every node sends to one partner.
     const int n = nodes();
@@ -221,7 +272,7 @@ void Network::set_route_table(std::vector<std::vector<std::vector<std::uint8_t>>
       if (reached != dst) check_route(src, r, fmt::format("route n{}->n{}", src, dst));  // throws with the reason
       if (reached != dst) throw UserError(fmt::format("route n{}->n{}: ends at node n{}, not n{}", src, dst, reached, dst));
     }
-    nodes_[src]->set_routes(table[src]);
+    if (nodes_[src]) nodes_[src]->set_routes(table[src]);
   }
   routes_ = std::move(table);
 }

@@ -3,6 +3,7 @@
 // n<j>), so per-instance parameters, random streams and waves are addressed by the same names.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,12 +19,23 @@ class Network {
  public:
   struct Attachment { int sw = -1, port = -1; };          // where a node plugs in
   struct Trunk { int sw_a, port_a, sw_b, port_b; };       // switch-to-switch link
+  // A node whose endpoint is built outside the fabric (a host with a NIC, platform/host): the
+  // network still creates its two links (n<j>.out, sw<i>.p<k>.out) and wires them to these
+  // ports instead of a TestEndpoint. It takes no test traffic and generates none.
+  struct ExternalNode {
+    std::function<void(LinkChannel*)> attach_output, attach_input;
+    ControlReceiver* output_control = nullptr;
+    FlitReceiver* input = nullptr;
+    const FlowControlConfig* input_fc = nullptr;
+  };
 
   Network(ParamValues& pv, std::uint64_t seed) : pv_(pv), seed_(seed) {}
   ~Network();
 
   int add_switch(int ports);                  // returns switch index, named sw<i>
   int add_node(int sw, int port);             // returns node index, named n<j>
+  void set_external(int node, ExternalNode ext);  // before build()
+  bool is_external(int node) const { return node < static_cast<int>(external_.size()) && external_[node].input; }
   void connect(int sw_a, int port_a, int sw_b, int port_b);
   // Elaborates: creates SystemC modules and links, validates flow control against link timing.
   void build();
@@ -45,7 +57,7 @@ class Network {
   const std::vector<Trunk>& trunks() const { return trunks_; }
   int nodes() const { return static_cast<int>(attach_.size()); }
   Switch& sw(int i) { return *switches_.at(i); }
-  TestEndpoint& node(int i) { return *nodes_.at(i); }
+  TestEndpoint& node(int i);                  // a test endpoint (throws for an external node)
   PacketTable& packets() { return packets_; }
   const std::vector<std::unique_ptr<LinkChannel>>& channels() const { return channels_; }
   LinkChannel& node_out(int n) { return *node_out_.at(n); }
@@ -64,7 +76,8 @@ class Network {
   std::vector<Attachment> attach_;
   std::vector<Trunk> trunks_;
   std::vector<std::unique_ptr<Switch>> switches_;
-  std::vector<std::unique_ptr<TestEndpoint>> nodes_;
+  std::vector<std::unique_ptr<TestEndpoint>> nodes_;  // null for external nodes
+  std::vector<ExternalNode> external_;
   std::vector<std::unique_ptr<LinkChannel>> channels_;
   std::vector<LinkChannel*> node_out_;
   std::vector<std::vector<std::vector<std::uint8_t>>> routes_;

@@ -67,6 +67,10 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   const auto wall0 = std::chrono::steady_clock::now();
   Network net(pv, opt.seed);
   spec.topology(net);
+  // Agents (hosts with NICs) hold SystemC processes that the kernel keeps referring to; like the
+  // network's modules they must outlive the run, so they are released to the process (never
+  // destroyed: a SystemC kernel is not restarted).
+  RunAgents* agents = spec.agents ? spec.agents(net, pv, opt.seed).release() : nullptr;
   net.build();
   if (spec.routes) spec.routes(net);
   else net.compute_shortest_routes();
@@ -74,6 +78,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   const Time drain = pv.time("", "sim", "drain");
   const Time watchdog = pv.time("", "sim", "watchdog");
   if (watchdog == 0) throw UserError("sim.watchdog must be greater than 0");
+  const Time limit = pv.time("", "sim", "limit");
   TrafficConfig traffic = TrafficConfig::from_params(pv, "");
   traffic.stop = duration;
   pv.check_all_used();
@@ -85,9 +90,11 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
     if (!tr.open(opt.vcd)) throw UserError(fmt::format("--vcd: cannot create '{}'", opt.vcd));
     tr.set_now_fn(&now_ps);
     net.declare_traces();
+    if (agents) agents->declare_traces();
   }
   if (spec.traffic) spec.traffic(net);
   else net.start_traffic(traffic);
+  if (agents) agents->start(net);
 
   auto in_flight = [&]() {
     std::uint64_t done = 0;
@@ -100,32 +107,62 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   Time last_progress = 0;
   const Time end_limit = duration + drain;
   HangReport hang;
+  // Host applications: the run also waits for them (up to sim.limit); no flit moving and no NIC
+  // or host doing anything for sim.watchdog while one is unfinished is a stall.
+  std::uint64_t last_agent = agents ? agents->progress() : 0;
+  Time last_any = 0;
+  bool apps_stalled = false;
+  std::string fault;
   while (true) {
     const Time now = now_ps();
-    const Time step = std::min(watchdog / 4 ? watchdog / 4 : 1, (now < duration ? duration : end_limit) - now);
-    sc_core::sc_start(sc_core::sc_time::from_value(step));
+    const bool pending = agents && !agents->finished();
+    Time target = now < duration ? duration : end_limit;
+    if (pending) target = limit;  // steps are watchdog/4 anyway; the limit is met exactly
+    const Time step = std::max<Time>(1, std::min(watchdog / 4 ? watchdog / 4 : 1, target > now ? target - now : 1));
+    if (agents) {
+      try {
+        sc_core::sc_start(sc_core::sc_time::from_value(step));
+      } catch (const std::exception& e) {  // an error inside a host application or the NIC model
+        fault = e.what();
+      }
+    } else {
+      sc_core::sc_start(sc_core::sc_time::from_value(step));
+    }
     tr.flush(now_ps());
     const Time t = now_ps();
+    if (agents && fault.empty()) fault = agents->fault();
+    if (!fault.empty()) { res.status = RunStatus::Fault; break; }
     const std::uint64_t hops = net.flit_hops();
     const std::uint64_t flying = in_flight();
-    if (hops != last_hops) { last_hops = hops; last_progress = t; }
-    if (t >= duration && flying == 0) break;
+    const bool still = agents && !agents->finished();
+    if (hops != last_hops) { last_hops = hops; last_progress = t; last_any = t; }
+    if (agents && agents->progress() != last_agent) { last_agent = agents->progress(); last_any = t; }
+    if (t >= duration && flying == 0 && !still) break;
     if (flying > 0 && t - last_progress >= watchdog) {
       res.status = RunStatus::Hung;
       hang = analyze_hang(net, t);
       break;
     }
-    if (t >= end_limit) { res.status = RunStatus::NotDrained; break; }
+    if (still && t - last_any >= watchdog) {
+      res.status = RunStatus::Hung;
+      apps_stalled = true;
+      hang = analyze_hang(net, t);
+      break;
+    }
+    if (t >= end_limit && !still) { res.status = RunStatus::NotDrained; break; }
+    if (still && t >= limit) { res.status = RunStatus::Limit; break; }
   }
   const Time stopped = now_ps();
   // Statistics cover [0, end]: the traffic window, extended to the last delivery when the drain
   // ran past it (not to the watchdog's polling step).
   Time end = std::min(stopped, duration);
   for (const auto& r : net.packets().all()) if (r.tail_arrival != kNever) end = std::max(end, r.tail_arrival);
+  if (agents) end = std::max(end, agents->finished_at());
   if (res.status != RunStatus::Completed) end = stopped;
   tr.close(end);
-  log::info("simulation stopped at {}: {}", format_time(stopped),
-            res.status == RunStatus::Completed ? "completed" : res.status == RunStatus::Hung ? "hung" : "not drained");
+  static const char* const kStatus[] = {"completed", "not-drained", "hung", "fault", "limit"};
+  const char* status_text = kStatus[static_cast<int>(res.status)];
+  log::info("simulation stopped at {}: {}", format_time(stopped), status_text);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
   if (spec.on_finish) spec.on_finish(net);
@@ -150,7 +187,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   rep["scenario"]["name"] = opt.scenario;
   rep["params"] = pv.effective();
   rep["topology"] = net.topology_json();
-  rep["status"] = res.status == RunStatus::Completed ? "completed" : res.status == RunStatus::Hung ? "hung" : "not-drained";
+  rep["status"] = status_text;
   rep["simulated_ps"] = end;
   nlohmann::json r;
   r["packets_created"] = net.packets().size();
@@ -170,6 +207,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   r["links"] = links;
   nlohmann::json nodes = nlohmann::json::array();
   for (int n = 0; n < net.nodes(); ++n) {
+    if (net.is_external(n)) continue;  // hosts with NICs: results.nics and results.apps
     const auto& st = net.node(n).stats();
     nodes.push_back({{"node", fmt::format("n{}", n)}, {"sent_packets", st.sent_packets}, {"recv_packets", st.recv_packets},
                      {"recv_bytes", st.recv_bytes}, {"errors", st.errors}, {"source_stalled_ps", st.stalled_time},
@@ -179,6 +217,15 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   if (res.status == RunStatus::Hung) {
     r["hang"] = hang.json;
     if (!hang.cycle.empty()) r["hang"]["cycle_text"] = hang.cycle;
+  }
+  std::string agents_summary, agents_state;
+  if (agents) {
+    agents_summary = agents->results(r);
+    if (res.status != RunStatus::Completed && res.status != RunStatus::NotDrained) {
+      agents_state = agents->describe();
+      r["nic_state"] = agents_state;
+    }
+    if (!fault.empty()) r["fault"] = fault;
   }
   rep["results"] = r;
 
@@ -216,12 +263,23 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
       if (++col % 4 == 0) fmt::print("\n");
     }
     if (col % 4) fmt::print("\n");
+    fmt::print("{}", agents_summary);
     fmt::print("flit-hops: {} in {:.2f} s wall ({:.2f} M flit-hops/s)\n", net.flit_hops(), wall,
                wall > 0 ? static_cast<double>(net.flit_hops()) / wall / 1e6 : 0.0);
     if (!opt.report.empty()) fmt::print("report: {}\n", opt.report);
     if (!opt.vcd.empty()) fmt::print("waves: {}\n", opt.vcd);
   }
-  if (res.status == RunStatus::Hung) {
+  if (res.status == RunStatus::Fault) {
+    fmt::print(stderr, "error: firmware fault at {}: {}\n{}", format_time(stopped), fault, agents_state);
+    res.exit_code = kExitSimError;
+  } else if (res.status == RunStatus::Limit) {
+    fmt::print(stderr, "error: host applications had not finished at sim.limit={}\n{}", format_time(limit), agents_state);
+    res.exit_code = kExitSimError;
+  } else if (apps_stalled) {
+    fmt::print(stderr, "error: host applications stalled: no flit moved and no NIC or host did anything for {} (at {})\n{}",
+               format_time(watchdog), format_time(end), agents_state);
+    res.exit_code = kExitSimError;
+  } else if (res.status == RunStatus::Hung) {
     fmt::print(stderr, "error: network hung: packets in flight but no flit moved for {} (at {})\n", format_time(watchdog),
                format_time(end));
     fmt::print(stderr, "blocked worms ({}):\n", hang.worms.size());
@@ -235,6 +293,10 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
     res.exit_code = kExitSimError;
   } else if (res.status == RunStatus::NotDrained) {
     fmt::print(stderr, "warning: {} packets still in flight after sim.drain={}\n", in_flight(), format_time(drain));
+  }
+  if (agents && agents->errors()) {
+    fmt::print(stderr, "error: host applications received bad messages (results.apps in the report)\n");
+    res.exit_code = kExitSimError;
   }
   if (corrupt || dup) {
     fmt::print(stderr, "error: scoreboard: {} corrupt, {} duplicated packets\n", corrupt, dup);

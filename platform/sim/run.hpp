@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -21,6 +22,25 @@ struct RunOptions {
   bool print_summary = true;
 };
 
+// Nodes driven by something other than test traffic: hosts with NICs running firmware and host
+// applications (platform/host). run_simulation only sees this interface; the run ends when the
+// test traffic is done and finished() holds.
+class RunAgents {
+ public:
+  virtual ~RunAgents() = default;
+  // After routes are installed and before the run: load route tables, start applications.
+  virtual void start(Network& net) = 0;
+  virtual void declare_traces() = 0;
+  virtual bool finished() const = 0;           // every host application has finished
+  virtual Time finished_at() const = 0;        // when the last one finished (0 if none ran)
+  virtual std::string fault() = 0;             // non-empty: a firmware fault, the run stops
+  virtual std::uint64_t progress() const = 0;  // changes whenever a NIC or host does anything
+  virtual std::string describe() = 0;          // what every NIC and application is doing (hang/limit reports)
+  // Fills results["apps"] and results["nics"]; returns the lines of the printed summary.
+  virtual std::string results(nlohmann::json& results) = 0;
+  virtual bool errors() const = 0;             // an application found a bad message
+};
+
 struct RunSpec {
   // Declares switches, nodes and links on the network (before build()).
   std::function<void(Network&)> topology;
@@ -30,6 +50,8 @@ struct RunSpec {
   std::function<void(Network&)> traffic;
   // Called after the run, before statistics (scoreboards in tests, firmware exit codes).
   std::function<void(Network&)> on_finish;
+  // Builds agents on the declared network (Network::set_external), before build(); optional.
+  std::function<std::unique_ptr<RunAgents>(Network&, ParamValues&, std::uint64_t seed)> agents;
   nlohmann::json scenario_json;  // effective scenario description for the report
 };
 
@@ -38,10 +60,12 @@ struct SimParams {
       {"sim", "duration", ParamType::Time, "ns", "1ms", "traffic generation window: no packet is created after it"},
       {"sim", "drain", ParamType::Time, "ns", "1ms", "extra time allowed for packets in flight to arrive"},
       {"sim", "watchdog", ParamType::Time, "ns", "100us", "no flit moving this long with packets in flight = hung network"},
+      {"sim", "limit", ParamType::Time, "ns", "1s", "host applications (scenario nodes with firmware) must finish within this simulated time"},
   }};
 };
 
-enum class RunStatus { Completed, NotDrained, Hung };
+// Fault: a NIC's firmware faulted; Limit: host applications had not finished at sim.limit.
+enum class RunStatus { Completed, NotDrained, Hung, Fault, Limit };
 
 struct RunResult {
   RunStatus status = RunStatus::Completed;

@@ -1,10 +1,13 @@
 #include "platform/topo/scenario.hpp"
 
 #include <filesystem>
+#include <map>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "platform/core/error.hpp"
+#include "platform/host/host_apps.hpp"
+#include "platform/host/nic_nodes.hpp"
 #include "platform/topo/topo_loader.hpp"
 #include "platform/topo/yaml_util.hpp"
 
@@ -181,9 +184,12 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     pv.set("sim.duration", doc.string(D["duration"], "duration"), doc.where(D["duration"]) + ": duration");
   }
 
-  // Per-node programs: validated now, refused at run time until the NIC and host models exist.
+  // Per-node programs: a firmware image makes the node a host with a NIC; its host runs a
+  // built-in application (platform/host/host_apps.hpp).
   if (const YAML::Node N = D["nodes"]) {
     doc.require_seq(N, "nodes");
+    std::map<int, std::size_t> seen;
+    std::vector<YAML::Node> host_nodes;  // per program: its host section (for argument positions)
     for (std::size_t i = 0; i < N.size(); ++i) {
       const std::string ep = fmt::format("nodes[{}]", i);
       doc.check_keys(N[i], ep, {"id", "firmware", "host"});
@@ -192,24 +198,60 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
       p.node = static_cast<int>(doc.integer(N[i]["id"], ep + ".id"));
       if (p.node < 0 || p.node >= static_cast<int>(s.topo.nodes.size()))
         doc.fail(N[i]["id"], ep + ".id", fmt::format("node {} does not exist (nodes are 0..{})", p.node, s.topo.nodes.size() - 1));
+      if (!seen.emplace(p.node, i).second)
+        doc.fail(N[i]["id"], ep + ".id", fmt::format("node {} is already described by nodes[{}]", p.node, seen[p.node]));
       p.where = Origin{doc.where(N[i]), ep};
       if (const YAML::Node F = N[i]["firmware"]) {
-        p.firmware = resolve(s.dir, doc.string(F, ep + ".firmware"));
-        if (!fs::is_regular_file(p.firmware)) doc.fail(F, ep + ".firmware", fmt::format("firmware image '{}' not found", p.firmware));
+        p.firmware_given = doc.string(F, ep + ".firmware");
+        if (p.firmware_given.rfind("builtin:", 0) == 0) {
+          const std::string name = p.firmware_given.substr(8);
+          p.firmware = builtin_firmware(name);
+          if (p.firmware.empty()) doc.fail(F, ep + ".firmware", fmt::format("unknown built-in firmware '{}' (known: builtin:msg)", name));
+          if (!fs::is_regular_file(p.firmware))
+            doc.fail(F, ep + ".firmware", fmt::format("built-in firmware '{}' has not been built (expected at '{}': build target fw_{})", name,
+                                                      p.firmware, name));
+        } else {
+          p.firmware = resolve(s.dir, p.firmware_given);
+          if (!fs::is_regular_file(p.firmware)) doc.fail(F, ep + ".firmware", fmt::format("firmware image '{}' not found", p.firmware));
+        }
         p.where = Origin{doc.where(F), ep + ".firmware"};
       }
+      YAML::Node host_node;
       if (const YAML::Node H = N[i]["host"]) {
+        host_node = H;
         doc.check_keys(H, ep + ".host", {"app", "args"});
         if (!H["app"]) doc.fail(H, ep + ".host", "missing key 'app'");
-        p.host_app = resolve(s.dir, doc.string(H["app"], ep + ".host.app"));
-        if (!fs::is_regular_file(p.host_app)) doc.fail(H["app"], ep + ".host.app", fmt::format("host application '{}' not found", p.host_app));
+        p.host_app = doc.string(H["app"], ep + ".host.app");
+        if (!host::is_host_app(p.host_app))
+          doc.fail(H["app"], ep + ".host.app", fmt::format("unknown host application '{}' (known: {})", p.host_app, host::host_app_names()));
         if (const YAML::Node A = H["args"]) {
           doc.require_seq(A, ep + ".host.args");
           for (std::size_t j = 0; j < A.size(); ++j) p.host_args.push_back(doc.string(A[j], fmt::format("{}.host.args[{}]", ep, j)));
         }
-        if (p.firmware.empty()) p.where = Origin{doc.where(H), ep + ".host"};
+        if (p.firmware.empty())
+          doc.fail(H, ep + ".host", "a host application needs a NIC: give this node a firmware image (e.g. 'firmware: builtin:msg')");
       }
+      host_nodes.push_back(host_node);
       s.programs.push_back(std::move(p));
+    }
+    // The applications must fit together (peers are NIC nodes, pingpong pairs agree, streams go
+    // to sinks): the error points at the argument or application concerned.
+    std::vector<bool> nic(s.topo.nodes.size(), false);
+    std::vector<host::AppSpec> apps;
+    std::vector<std::size_t> prog_of;
+    for (std::size_t i = 0; i < s.programs.size(); ++i) {
+      nic[static_cast<std::size_t>(s.programs[i].node)] = !s.programs[i].firmware.empty();
+      if (s.programs[i].host_app.empty()) continue;
+      apps.push_back(host::AppSpec{s.programs[i].node, s.programs[i].host_app, s.programs[i].host_args});
+      prog_of.push_back(i);
+    }
+    if (const auto e = host::check_apps(apps, nic)) {
+      const std::size_t i = prog_of[e->index];
+      const YAML::Node H = host_nodes[i];
+      const std::string ep = fmt::format("nodes[{}].host", i);
+      if (e->arg >= 0 && H["args"] && static_cast<std::size_t>(e->arg) < H["args"].size())
+        doc.fail(H["args"][static_cast<std::size_t>(e->arg)], fmt::format("{}.args[{}]", ep, e->arg), fmt::format("{}: {}", s.programs[i].host_app, e->message));
+      doc.fail(H["app"], ep + ".app", fmt::format("{}: {}", s.programs[i].host_app, e->message));
     }
   }
   if (const YAML::Node TC = D["tracing"]) {
@@ -239,15 +281,19 @@ RouteTable scenario_routes(const Scenario& s, DeadlockReport* report) {
   return rt;
 }
 
+std::string builtin_firmware(const std::string& name) {
+  // Images built by this build tree (add_lanai_firmware), so scenario files need no build path.
+  if (name == "msg") return SANVP_BUILTIN_FW_MSG;
+  return {};
+}
+
 RunSpec scenario_run_spec(const Scenario& s) {
-  if (!s.programs.empty()) {
-    const NodeProgram& p = s.programs.front();
-    throw UserError(fmt::format("{}: this build cannot run {} on node {} yet: the NIC (LANai) and host models are not part of it. "
-                                "The scenario is otherwise valid; remove the nodes section to run it with test endpoints",
-                                p.where.str(), p.firmware.empty() ? "host application '" + p.host_app + "'" : "firmware '" + p.firmware + "'",
-                                p.node));
-  }
   RunSpec spec;
+  std::vector<host::NicNodeSpec> nics;
+  for (const auto& p : s.programs)
+    if (!p.firmware.empty()) nics.push_back(host::NicNodeSpec{p.node, p.firmware, p.host_app, p.host_args});
+  if (!nics.empty())
+    spec.agents = [nics](Network& net, ParamValues& pv, std::uint64_t seed) { return host::make_nic_nodes(net, pv, seed, nics); };
   auto topo = std::make_shared<Topology>(s.topo);
   DeadlockReport rep;
   auto rt = std::make_shared<RouteTable>(scenario_routes(s, &rep));
@@ -277,7 +323,7 @@ nlohmann::json scenario_json(const Scenario& s) {
   if (!s.programs.empty()) {
     j["programs"] = nlohmann::json::array();
     for (const auto& p : s.programs)
-      j["programs"].push_back({{"node", p.node}, {"firmware", p.firmware}, {"host_app", p.host_app}, {"host_args", p.host_args}});
+      j["programs"].push_back({{"node", p.node}, {"firmware", p.firmware_given}, {"host_app", p.host_app}, {"host_args", p.host_args}});
   }
   return j;
 }

@@ -191,10 +191,13 @@ TEST_CASE("scenario mistakes are reported with position and key") {
                Catch::StartsWith("--set override: duration: expected a time"));
   REQUIRE(error_of([&] { load("topology: {generate: {type: single}}\nnodes:\n  - {id: 0, firmware: missing.elf}\n"); }) ==
           fmt::format("{}:3:23: nodes[0].firmware: firmware image '{}' not found", f, (d / "missing.elf").string()));
-  // An existing image is accepted and recorded, but this build says clearly it cannot run it.
-  REQUIRE_THAT(error_of([&] { load("topology: {generate: {type: single}}\nnodes:\n  - {id: 3, firmware: fw.elf}\n"); }),
-               Catch::Contains(fmt::format("{}:3:23: nodes[0].firmware: this build cannot run firmware '{}' on node 3 yet", f,
-                                           (d / "fw.elf").string())));
+  // An existing image is accepted (it is read when the run starts); host applications are
+  // registered names and need a NIC.
+  REQUIRE(error_of([&] { load("topology: {generate: {type: single}}\nnodes:\n  - {id: 3, firmware: fw.elf}\n"); }).empty());
+  REQUIRE(error_of([&] { load("topology: {generate: {type: single}}\nnodes:\n  - {id: 3, host: {app: idle}}\n"); }) ==
+          f + ":3:19: nodes[0].host: a host application needs a NIC: give this node a firmware image (e.g. 'firmware: builtin:msg')");
+  REQUIRE(error_of([&] { load("topology: {generate: {type: single}}\nnodes:\n  - {id: 3, firmware: fw.elf, host: {app: apps/pingpong}}\n"); }) ==
+          f + ":3:43: nodes[0].host.app: unknown host application 'apps/pingpong' (known: idle, pingpong, sink, stream)");
   REQUIRE_THAT(error_of([&] { load("topology: {generate: {type: single}}\nrouting:\n  routes:\n    - {src: 0, dst: 1, route: [5]}\n"); }),
                Catch::Contains("4:7: routing.routes[0]: route [5] from n0 ends at n5, not n1"));
   fs::remove_all(d);

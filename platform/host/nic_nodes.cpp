@@ -1,0 +1,273 @@
+#include "platform/host/nic_nodes.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+#include "firmware/msg/msg_proto.h"
+#include "hw/nic/memory_map.hpp"
+#include "platform/core/error.hpp"
+#include "platform/fw/fw_platform.hpp"
+#include "platform/host/nic_network.hpp"
+
+namespace sanvp::host {
+
+namespace {
+
+inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
+
+bool has_route_table(const fw::Image& image) {
+  bool t = false, n = false;
+  for (const auto& s : image.symbols) {
+    t = t || s.name == "g_routes";
+    n = n || s.name == "g_nodes";
+  }
+  return t && n;
+}
+
+nlohmann::json latency_json(std::vector<Time> v) {
+  nlohmann::json j{{"count", v.size()}};
+  if (v.empty()) return j;
+  std::sort(v.begin(), v.end());
+  long double sum = 0;
+  for (Time t : v) sum += static_cast<long double>(t);
+  auto pct = [&](double p) {  // nearest rank
+    const std::size_t rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
+    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+  };
+  j["mean_ps"] = static_cast<double>(sum / v.size());
+  j["min_ps"] = v.front();
+  j["p50_ps"] = pct(50);
+  j["p99_ps"] = pct(99);
+  j["max_ps"] = v.back();
+  return j;
+}
+
+class NicNodes : public RunAgents {
+ public:
+  NicNodes(Network& net, ParamValues& pv, std::uint64_t seed, const std::vector<NicNodeSpec>& specs) : specs_(specs) {
+    std::map<std::string, std::size_t> loaded;
+    for (const auto& s : specs_) {
+      if (s.node < 0 || s.node >= net.nodes()) throw UserError(fmt::format("NIC node n{} does not exist", s.node));
+      if (s.node >= static_cast<int>(msg::kMaxNodes))
+        throw UserError(fmt::format("n{}: NIC nodes need ids below {} (the firmware's route table)", s.node, msg::kMaxNodes));
+      auto [it, fresh] = loaded.emplace(s.firmware, images_.size());
+      if (fresh) images_.push_back(fw::Image::load(s.firmware));
+      image_of_.push_back(it->second);
+      const std::string name = fmt::format("n{}", s.node);
+      auto host = std::make_unique<Host>(name + ".host", HostConfig::from_params(pv, name + ".host"), PciConfig::from_params(pv, name + ".pci"));
+      const fw::Image& image = images_[it->second];
+      auto n = std::make_unique<nic::Nic>(name.c_str(), pv, static_cast<std::uint32_t>(s.node), fw::program_of(image), host->pci(),
+                                          &host->memory(), seed);
+      host->attach_nic(n.get());
+      load_image(*n, image);
+      nic::Nic* np = n.get();
+      Network::ExternalNode x;
+      x.attach_output = [np](LinkChannel* ch) { np->attach_output(ch); };
+      x.attach_input = [np](LinkChannel* ch) { np->attach_input(ch); };
+      x.output_control = np->output_control();
+      x.input = np->input();
+      x.input_fc = &np->input_buffer().config();
+      net.set_external(s.node, std::move(x));
+      if (!s.app.empty() && s.app != "idle" && !has_route_table(image))
+        throw UserError(fmt::format("{}: firmware '{}' has no g_routes/g_nodes route table, so host application '{}' cannot message with it",
+                                    name, s.firmware, s.app));
+      AppResult r;
+      r.node = s.node;
+      r.app = s.app.empty() ? "none" : s.app;
+      r.args = s.args;
+      results_.push_back(std::move(r));
+      hosts_.push_back(std::move(host));
+      nics_.push_back(std::move(n));
+      if (!s.app.empty()) apps_.push_back(AppSpec{s.node, s.app, s.args});
+      max_node_ = std::max(max_node_, s.node);
+    }
+    board_.posted.resize(static_cast<std::size_t>(max_node_ + 1));
+  }
+
+  void start(Network& net) override {
+    // Each NIC's table holds the routes to the other NIC nodes (test endpoints never take NIC
+    // messages), indexed by node id.
+    std::vector<bool> is_nic(static_cast<std::size_t>(max_node_ + 1), false);
+    for (const auto& s : specs_) is_nic[static_cast<std::size_t>(s.node)] = true;
+    for (std::size_t i = 0; i < specs_.size(); ++i) {
+      const fw::Image& image = images_[image_of_[i]];
+      if (!has_route_table(image)) continue;  // a firmware without messaging (checked above: its host runs no application)
+      std::vector<std::vector<std::uint8_t>> table(static_cast<std::size_t>(max_node_ + 1));
+      for (int d = 0; d <= max_node_; ++d)
+        if (is_nic[static_cast<std::size_t>(d)] && d != specs_[i].node) table[static_cast<std::size_t>(d)] = net.route(specs_[i].node, d);
+      try {
+        load_routes(*nics_[i], image, table);
+      } catch (const UserError& e) {
+        throw UserError(fmt::format("n{}: {}", specs_[i].node, e.what()));
+      }
+    }
+    for (std::size_t i = 0; i < specs_.size(); ++i) {
+      if (specs_[i].app.empty()) {
+        results_[i].done = true;
+        results_[i].phase = "no application";
+        continue;
+      }
+      drivers_.push_back(std::make_unique<MsgDriver>(*hosts_[i]));
+      MsgDriver* d = drivers_.back().get();
+      const std::size_t k = i;
+      hosts_[i]->spawn("app", [this, d, k] {
+        run_host_app(AppSpec{specs_[k].node, specs_[k].app, specs_[k].args}, apps_, *d, board_, results_[k]);
+        ++finished_count_;
+      });
+    }
+  }
+
+  void declare_traces() override {
+    for (auto& n : nics_) n->declare_traces();
+  }
+
+  bool finished() const override {
+    for (const auto& r : results_)
+      if (!r.done) return false;
+    return true;
+  }
+
+  Time finished_at() const override {
+    Time t = 0;
+    for (const auto& r : results_) t = std::max(t, r.finished);
+    return t;
+  }
+
+  std::string fault() override {
+    for (std::size_t i = 0; i < nics_.size(); ++i) {
+      nic::Nic& n = *nics_[i];
+      const auto& r = n.core().result();
+      if (r.outcome == nic::LanaiCore::Outcome::kFault) return fmt::format("n{}: {}", specs_[i].node, r.fault_report);
+      if (r.outcome == nic::LanaiCore::Outcome::kExited && r.exit_code != 0)
+        return fmt::format("n{}: firmware exited with code {} (console: '{}')", specs_[i].node, r.exit_code, n.sys().console_text());
+    }
+    return {};
+  }
+
+  std::uint64_t progress() const override {
+    std::uint64_t p = finished_count_;
+    for (std::size_t i = 0; i < nics_.size(); ++i) {
+      nic::Nic& n = *nics_[i];
+      p += n.core().state().instret + n.host_dma().stats().descriptors + n.send_dma().stats().packets + n.recv_dma().stats().packets +
+           hosts_[i]->pio_transactions();
+    }
+    return p;
+  }
+
+  std::string describe() override {
+    std::string s;
+    for (std::size_t i = 0; i < nics_.size(); ++i) {
+      nic::Nic& n = *nics_[i];
+      std::uint32_t hd_head = 0, hd_tail = 0, rx_tail = 0;
+      n.host_dma().reg_read(nic::map::nic::kHdmaHead, hd_head);
+      n.host_dma().reg_read(nic::map::nic::kHdmaTail, hd_tail);
+      n.recv_dma().reg_read(nic::map::nic::kRxTail, rx_tail);
+      const auto& r = n.core().result();
+      const char* core = r.outcome == nic::LanaiCore::Outcome::kFault    ? "faulted"
+                         : r.outcome == nic::LanaiCore::Outcome::kExited ? "exited"
+                         : n.regs().sleeping()                            ? "asleep in WAIT"
+                                                                          : "running";
+      s += fmt::format(
+          "  n{} ({}): pc 0x{:08x}, {} instructions, {}, ISR 0x{:x} IMR 0x{:x}, mailbox 0x{:x}, host DMA {}/{} done, {} packets sent, "
+          "{} received (rx tail {}), receiver {}; host app {}: {}; console: '{}'\n",
+          specs_[i].node, specs_[i].firmware, n.core().state().pc, n.core().state().instret, core, n.regs().isr(), n.regs().imr(),
+          n.regs().mailbox(), hd_tail, hd_head, n.send_dma().stats().packets, n.recv_dma().stats().packets, rx_tail,
+          n.recv_dma().waiting_for_buffer() ? "waiting for a buffer" : "not blocked", results_[i].app, results_[i].phase,
+          n.sys().console_text());
+    }
+    return s;
+  }
+
+  std::string results(nlohmann::json& out) override {
+    nlohmann::json apps = nlohmann::json::array(), nics = nlohmann::json::array();
+    std::string s = "host applications:\n";
+    for (std::size_t i = 0; i < results_.size(); ++i) {
+      const AppResult& r = results_[i];
+      nlohmann::json a{{"node", fmt::format("n{}", r.node)}, {"app", r.app}, {"args", r.args}, {"finished", r.done},
+                       {"messages_sent", r.sent}, {"bytes_sent", r.bytes_sent}, {"messages_received", r.received},
+                       {"bytes_received", r.bytes_received}, {"bad_messages", r.bad}, {"errors", r.errors},
+                       {"latency", latency_json(r.latency)}};
+      if (r.done) a["finished_ps"] = r.finished;
+      else a["phase"] = r.phase;
+      apps.push_back(a);
+      std::string args;
+      for (const auto& x : r.args) args += (args.empty() ? "" : " ") + x;
+      std::string lat = "-";
+      if (!r.latency.empty()) {
+        const auto& L = a["latency"];
+        lat = fmt::format("mean {:.3f}us p50 {:.3f}us max {:.3f}us", L["mean_ps"].get<double>() / 1e6, L["p50_ps"].get<Time>() / 1e6,
+                          L["max_ps"].get<Time>() / 1e6);
+      }
+      s += fmt::format("  n{:<4} {:<9} {:<16} {} | sent {} ({} B) received {} ({} B) bad {} | latency {}\n", r.node, r.app,
+                       args, r.done ? "finished" : "UNFINISHED", r.sent, r.bytes_sent, r.received,
+                       r.bytes_received, r.bad, lat);
+      for (const auto& e : r.errors) s += "    " + e + "\n";
+      nic::Nic& n = *nics_[i];
+      nics.push_back({{"node", fmt::format("n{}", r.node)},
+                      {"firmware", specs_[i].firmware},
+                      {"instructions", n.core().state().instret},
+                      {"core_cycles", n.core().state().cycles},
+                      {"sleeps", n.regs().stats().sleeps},
+                      {"slept_ps", n.regs().stats().slept},
+                      {"hdma_descriptors", n.host_dma().stats().descriptors},
+                      {"packets_sent", n.send_dma().stats().packets},
+                      {"bytes_sent", n.send_dma().stats().bytes},
+                      {"packets_received", n.recv_dma().stats().packets},
+                      {"bytes_received", n.recv_dma().stats().bytes},
+                      {"send_blocked_ps", n.send_dma().stats().blocked},
+                      {"rx_crc_errors", n.recv_dma().stats().crc_errors},
+                      {"rx_drops", n.recv_dma().stats().drops},
+                      {"pio_transactions", hosts_[i]->pio_transactions()},
+                      {"routes", routes_in_sram(i)}});
+    }
+    out["apps"] = apps;
+    out["nics"] = nics;
+    return s;
+  }
+
+  // The route table as the firmware sees it (read back from SRAM at g_routes): per NIC
+  // destination, the route bytes.
+  nlohmann::json routes_in_sram(std::size_t i) {
+    nlohmann::json j = nlohmann::json::object();
+    const fw::Image& image = images_[image_of_[i]];
+    const lanai::Symbol* table = nullptr;
+    for (const auto& sym : image.symbols)
+      if (sym.name == "g_routes") table = &sym;
+    if (!table || !has_route_table(image)) return j;
+    for (const auto& d : specs_) {
+      if (d.node == specs_[i].node) continue;
+      const std::uint8_t* e = nics_[i]->sram().data() + table->addr + d.node * sizeof(msg::RouteEntry);
+      j[fmt::format("n{}", d.node)] = std::vector<int>(e + 1, e + 1 + std::min<std::uint32_t>(e[0], msg::kMaxRouteBytes));
+    }
+    return j;
+  }
+
+  bool errors() const override {
+    for (const auto& r : results_)
+      if (r.bad) return true;
+    return false;
+  }
+
+ private:
+  std::vector<NicNodeSpec> specs_;
+  std::vector<fw::Image> images_;
+  std::vector<std::size_t> image_of_;
+  std::vector<std::unique_ptr<Host>> hosts_;
+  std::vector<std::unique_ptr<nic::Nic>> nics_;
+  std::vector<std::unique_ptr<MsgDriver>> drivers_;
+  std::vector<AppSpec> apps_;
+  std::vector<AppResult> results_;
+  AppBoard board_;
+  int max_node_ = 0;
+  std::uint64_t finished_count_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<RunAgents> make_nic_nodes(Network& net, ParamValues& pv, std::uint64_t seed, const std::vector<NicNodeSpec>& specs) {
+  return std::make_unique<NicNodes>(net, pv, seed, specs);
+}
+
+}  // namespace sanvp::host
