@@ -217,3 +217,17 @@ TEST_CASE("a NIC firmware fault stops the run with the fault report") {
                                                                               Catch::Contains("about to store outside every device"));
   fs::remove_all(d);
 }
+
+TEST_CASE("host applications unfinished at sim.limit stop the run with what each NIC was doing") {
+  ParamValues pv;
+  const RunResult res = run_file(example(), {"sim.limit=1ms"}, pv);
+  REQUIRE(res.status == RunStatus::Limit);
+  REQUIRE(res.exit_code == kExitSimError);
+  REQUIRE(res.report["status"] == "limit");
+  const auto& r = res.report["results"];
+  REQUIRE(find_node(r["apps"], "n0")["finished"] == false);
+  REQUIRE_THAT(find_node(r["apps"], "n0")["phase"].get<std::string>(), Catch::StartsWith("round trip"));
+  const std::string state = r["nic_state"];
+  for (const char* n : {"n0 (", "n7 (", "n1 (", "n6 ("}) REQUIRE_THAT(state, Catch::Contains(n));
+  REQUIRE_THAT(state, Catch::Contains("host app pingpong: round trip"));
+}
