@@ -410,14 +410,14 @@ MsgBenchResult run_msg_bench(ParamValues& pv, const fw::Image& image, const MsgB
                        {"total_us", us(t_seen - t_post)}};
       rep["latency_breakdown"] = b;
       out += fmt::format("one-way latency of a {} message, {:.3f} us =\n", size_text(pp.front().size), us(t_seen - t_post));
-      out += fmt::format("  host PIO (driver call, SQ entry, doorbell)  {:8.3f} us\n", us(t_bell - t_post));
-      out += fmt::format("  firmware, sending NIC                       {:8.3f} us\n", us((t_l0 - t_bell) + (t_inj - t_l1)));
-      out += fmt::format("  host DMA (load, deliver, completion)        {:8.3f} us\n", us((t_l1 - t_l0) + (t_d1 - t_d0) + (t_c1 - t_c0)));
-      out += fmt::format("  switches ({} x (rd + sd))                    {:8.3f} us\n", hops, us(switches));
-      out += fmt::format("  wire (links and serialization)              {:8.3f} us\n", us(wire));
-      out += fmt::format("  firmware, receiving NIC                     {:8.3f} us\n", us((t_d0 - t_rx) + (t_c0 - t_d1)));
-      out += fmt::format("  host notices the completion ({})    {:8.3f} us\n",
-                         net.host(1).config().use_irq ? "interrupt" : "polling  ", us(t_seen - t_c1));
+      auto line = [&](const std::string& what, Time t) { out += fmt::format("  {:<44}{:8.3f} us\n", what, us(t)); };
+      line("host PIO (driver call, SQ entry, doorbell)", t_bell - t_post);
+      line("firmware, sending NIC", (t_l0 - t_bell) + (t_inj - t_l1));
+      line("host DMA (load, deliver, completion)", (t_l1 - t_l0) + (t_d1 - t_d0) + (t_c1 - t_c0));
+      line(fmt::format("switches ({} x (rd + sd))", hops), switches);
+      line("wire (links and serialization)", wire);
+      line("firmware, receiving NIC", (t_d0 - t_rx) + (t_c0 - t_d1));
+      line(net.host(1).config().use_irq ? "host notices the completion (interrupt)" : "host notices the completion (polling)", t_seen - t_c1);
       (void)ld;
       (void)cp;
     }
