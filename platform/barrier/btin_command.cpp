@@ -98,10 +98,15 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
       for (int n = 2; n <= std::min(256, c.nodes); n *= 2) c.sizes.push_back(n);
     }
     const auto r = sanvp::barrier::run_experiment(c);
+    // A refused configuration still gets its JSON (with "error"), so a script can tabulate it.
+    if (!opt->json.empty()) write_file(opt->json, sanvp::barrier::experiment_json(r).dump(1) + "\n");
+    if (!r.config_error.empty()) {
+      fmt::print(stderr, "error: {}\n", r.config_error);
+      return sanvp::kExitUserError;
+    }
     fmt::print("{}", sanvp::barrier::experiment_table(r));
     if (!opt->csv.empty()) write_file(opt->csv, sanvp::barrier::experiment_csv(r));
-    if (!opt->json.empty()) write_file(opt->json, sanvp::barrier::experiment_json(r).dump(1) + "\n");
-    return r.config_error.empty() ? 0 : sanvp::kExitUserError;
+    return 0;
   };
 }};
 
