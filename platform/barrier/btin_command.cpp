@@ -29,11 +29,7 @@ struct Options {
 
 sanvp::ParamValues params_from(const std::vector<std::string>& sets) {
   sanvp::ParamValues pv;
-  for (const auto& s : sets) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) throw sanvp::UserError(fmt::format("--set: '{}' is not key=value", s));
-    pv.set(s.substr(0, eq), s.substr(eq + 1), "--set");
-  }
+  sanvp::apply_sets(pv, sets);
   return pv;
 }
 

@@ -21,14 +21,6 @@ namespace {
 // earlier, so the tool's output stays its own.
 const bool g_quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
 
-void apply_sets(ParamValues& pv, const std::vector<std::string>& sets) {
-  for (const auto& s : sets) {
-    auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UserError(fmt::format("--set: '{}' is not key=value", s));
-    pv.set(s.substr(0, eq), s.substr(eq + 1), "--set");
-  }
-}
 
 void parse_window(const std::string& w, RunOptions& opt) {
   if (w.empty()) return;

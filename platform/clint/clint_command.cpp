@@ -41,11 +41,7 @@ void apply_preset(Options& o) {
 int run(Options o) {
   apply_preset(o);
   ParamValues pv;
-  for (const auto& s : o.sets) {
-    auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("--set: '{}' is not key=value", s));
-    pv.set(s.substr(0, eq), s.substr(eq + 1), "--set");
-  }
+  apply_sets(pv, o.sets);
   if (o.cycles > 0) pv.set("clint.cycles", fmt::format("{:.0f}", o.cycles), "--cycles");
   ExperimentSetup setup = experiment_setup(pv, o.seed);
   setup.vcd = o.vcd;

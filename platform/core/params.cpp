@@ -160,4 +160,12 @@ nlohmann::json ParamValues::effective() const {
   return j;
 }
 
+void apply_sets(ParamValues& pv, const std::vector<std::string>& sets) {
+  for (const auto& s : sets) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("--set: '{}' is not key=value", s));
+    pv.set(s.substr(0, eq), s.substr(eq + 1), "--set");
+  }
+}
+
 }  // namespace sanvp

@@ -74,6 +74,9 @@ class ParamValues {
   std::map<std::string, Entry> instance_effective_;
 };
 
+// Applies command-line overrides "key=value" (origin "--set"); a malformed item is a UserError.
+void apply_sets(ParamValues& pv, const std::vector<std::string>& sets);
+
 // Value parsing shared by config files and --set, errors name `what`.
 std::int64_t parse_int(const std::string& text, const std::string& what);
 double parse_real(const std::string& text, const std::string& what);

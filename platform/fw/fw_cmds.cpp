@@ -41,11 +41,7 @@ std::ostream* open_out(const std::string& path, std::unique_ptr<std::ofstream>& 
 int run_fw() {
   auto& o = opts();
   ParamValues pv;
-  for (const auto& s : o.sets) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("--set: '{}' is not key=value", s));
-    pv.set(s.substr(0, eq), s.substr(eq + 1), "--set");
-  }
+  apply_sets(pv, o.sets);
   const Time timeout = parse_time(o.timeout, "--timeout");
   const Image im = Image::load(o.image);
   FwPlatform plat("nic", pv, im, &std::cout);

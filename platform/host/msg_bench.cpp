@@ -446,20 +446,9 @@ MsgBenchResult run_msg_bench(ParamValues& pv, const fw::Image& image, const MsgB
   // Firmware and engine statistics.
   nlohmann::json nics = nlohmann::json::array();
   for (int h = 0; h < 2; ++h) {
-    nic::Nic& n = net.nic(h);
-    const auto& r = n.core().result();
-    (void)r;
-    nics.push_back({{"node", h},
-                    {"instructions", n.core().state().instret},
-                    {"core_cycles", n.core().state().cycles},
-                    {"sleeps", n.regs().stats().sleeps},
-                    {"slept_ps", n.regs().stats().slept},
-                    {"hdma_descriptors", n.host_dma().stats().descriptors},
-                    {"packets_sent", n.send_dma().stats().packets},
-                    {"packets_received", n.recv_dma().stats().packets},
-                    {"send_blocked_ps", n.send_dma().stats().blocked},
-                    {"rx_crc_errors", n.recv_dma().stats().crc_errors},
-                    {"pio_transactions", net.host(h).pio_transactions()}});
+    nlohmann::json j = nic_stats(net.nic(h), net.host(h));
+    j["node"] = h;
+    nics.push_back(j);
   }
   rep["nics"] = nics;
   if (opt.fw_profile)

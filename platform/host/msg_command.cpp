@@ -51,11 +51,7 @@ std::uint32_t parse_size(const std::string& t) {
 int run() {
   auto& o = opts();
   ParamValues pv;
-  for (const auto& s : o.sets) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("--set: '{}' is not key=value", s));
-    pv.set(s.substr(0, eq), s.substr(eq + 1), "--set");
-  }
+  apply_sets(pv, o.sets);
   MsgBenchOptions m;
   m.switches = o.switches;
   m.mtu = o.mtu;

@@ -9,6 +9,22 @@
 
 namespace sanvp::host {
 
+nlohmann::json nic_stats(nic::Nic& n, const Host& host) {
+  return {{"instructions", n.core().state().instret},
+          {"core_cycles", n.core().state().cycles},
+          {"sleeps", n.regs().stats().sleeps},
+          {"slept_ps", n.regs().stats().slept},
+          {"hdma_descriptors", n.host_dma().stats().descriptors},
+          {"packets_sent", n.send_dma().stats().packets},
+          {"bytes_sent", n.send_dma().stats().bytes},
+          {"packets_received", n.recv_dma().stats().packets},
+          {"bytes_received", n.recv_dma().stats().bytes},
+          {"send_blocked_ps", n.send_dma().stats().blocked},
+          {"rx_crc_errors", n.recv_dma().stats().crc_errors},
+          {"rx_drops", n.recv_dma().stats().drops},
+          {"pio_transactions", host.pio_transactions()}};
+}
+
 void load_image(nic::Nic& nic, const fw::Image& image) {
   if (image.sram_size > nic.sram().size())
     throw UserError(fmt::format("{}: image was linked for 0x{:x} bytes of SRAM but the NIC has 0x{:x} (nic.sram_bytes)", nic.name(),

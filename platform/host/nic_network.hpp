@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ class NicNetwork {
   std::vector<std::unique_ptr<LinkChannel>> channels_;
   std::vector<std::vector<std::vector<std::uint8_t>>> routes_;
 };
+
+// Statistics of a NIC and its host for reports: core, sleep, engines, PIO.
+nlohmann::json nic_stats(nic::Nic& nic, const Host& host);
 
 // Writes a route table into a NIC's SRAM at the image's g_routes / g_nodes symbols.
 void load_routes(nic::Nic& nic, const fw::Image& image, const std::vector<std::vector<std::uint8_t>>& routes);

@@ -205,22 +205,11 @@ class NicNodes : public RunAgents {
                        r.bytes_received, r.bad, lat);
       for (const auto& e : r.errors) s += "    " + e + "\n";
       nic::Nic& n = *nics_[i];
-      nics.push_back({{"node", fmt::format("n{}", r.node)},
-                      {"firmware", specs_[i].firmware},
-                      {"instructions", n.core().state().instret},
-                      {"core_cycles", n.core().state().cycles},
-                      {"sleeps", n.regs().stats().sleeps},
-                      {"slept_ps", n.regs().stats().slept},
-                      {"hdma_descriptors", n.host_dma().stats().descriptors},
-                      {"packets_sent", n.send_dma().stats().packets},
-                      {"bytes_sent", n.send_dma().stats().bytes},
-                      {"packets_received", n.recv_dma().stats().packets},
-                      {"bytes_received", n.recv_dma().stats().bytes},
-                      {"send_blocked_ps", n.send_dma().stats().blocked},
-                      {"rx_crc_errors", n.recv_dma().stats().crc_errors},
-                      {"rx_drops", n.recv_dma().stats().drops},
-                      {"pio_transactions", hosts_[i]->pio_transactions()},
-                      {"routes", routes_in_sram(i)}});
+      nlohmann::json j = nic_stats(n, *hosts_[i]);
+      j["node"] = fmt::format("n{}", r.node);
+      j["firmware"] = specs_[i].firmware;
+      j["routes"] = routes_in_sram(i);
+      nics.push_back(j);
     }
     out["apps"] = apps;
     out["nics"] = nics;
