@@ -1,6 +1,5 @@
 #include "platform/host/nic_network.hpp"
 
-#include <deque>
 #include <fmt/format.h>
 
 #include "firmware/msg/msg_proto.h"
@@ -8,6 +7,16 @@
 #include "platform/fw/fw_platform.hpp"
 
 namespace sanvp::host {
+
+Network::ExternalNode external_ports(nic::Nic& n) {
+  Network::ExternalNode x;
+  x.attach_output = [&n](LinkChannel* ch) { n.attach_output(ch); };
+  x.attach_input = [&n](LinkChannel* ch) { n.attach_input(ch); };
+  x.output_control = n.output_control();
+  x.input = n.input();
+  x.input_fc = &n.input_buffer().config();
+  return x;
+}
 
 nlohmann::json nic_stats(nic::Nic& n, const Host& host) {
   return {{"instructions", n.core().state().instret},
@@ -74,7 +83,7 @@ NicNetwork::NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& ima
       throw UserError(fmt::format("{} hosts do not fit {} switches of {} ports (switch sw{} is full)", spec.hosts, spec.switches, spec.ports, s));
     attach_.emplace_back(s, p);
   }
-  net_.build();
+  // Each host + NIC is an external node of the fabric: the Network makes and checks its links.
   for (int h = 0; h < spec.hosts; ++h) {
     const std::string name = fmt::format("n{}", h);
     auto host = std::make_unique<Host>(name + ".host", HostConfig::from_params(pv, name + ".host"), PciConfig::from_params(pv, name + ".pci"));
@@ -82,54 +91,17 @@ NicNetwork::NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& ima
     host->attach_nic(n.get());
     load_image(*n, image);
     const auto [s, p] = attach_[static_cast<std::size_t>(h)];
-    Switch& S = net_.sw(s);
-    auto make = [&](const std::string& path) {
-      LinkTiming t;
-      t.ld = pv.time(path, "link", "ld");
-      t.cp = pv.time(path, "link", "cp");
-      if (t.cp == 0) throw UserError(fmt::format("{}: link.cp must be greater than 0", path));
-      channels_.push_back(std::make_unique<LinkChannel>(path, t));
-      return channels_.back().get();
-    };
-    LinkChannel* up = make(name + ".out");
-    LinkChannel* down = make(fmt::format("sw{}.p{}.out", s, p));
-    n->attach_output(up);
-    S.attach_input(p, up);
-    up->bind(S.input_receiver(p), n->output_control());
-    S.config().fc.validate(up->timing(), S.config().sd, fmt::format("sw{}.p{}.in", s, p));
-    S.attach_output(p, down);
-    n->attach_input(down);
-    down->bind(n->input(), S.output_control(p));
-    n->input_buffer().config().validate(down->timing(), 0, name + ".in");
+    net_.set_external(net_.add_node(s, p), external_ports(*n));
     hosts_.push_back(std::move(host));
     nics_.push_back(std::move(n));
   }
-  // Shortest routes over the chain (BFS, lowest port first).
-  std::vector<std::vector<std::pair<int, int>>> adj(static_cast<std::size_t>(spec.switches));
-  for (const auto& t : net_.trunks()) {
-    adj[t.sw_a].emplace_back(t.port_a, t.sw_b);
-    adj[t.sw_b].emplace_back(t.port_b, t.sw_a);
-  }
-  routes_.assign(static_cast<std::size_t>(spec.hosts), std::vector<std::vector<std::uint8_t>>(static_cast<std::size_t>(spec.hosts)));
+  net_.build();
+  net_.compute_shortest_routes();  // a chain: deadlock-free
   for (int src = 0; src < spec.hosts; ++src) {
-    const int s0 = attach_[src].first;
-    std::vector<int> prev_sw(adj.size(), -1), prev_port(adj.size(), -1);
-    std::vector<char> seen(adj.size(), 0);
-    std::deque<int> q{s0};
-    seen[s0] = 1;
-    while (!q.empty()) {
-      const int s = q.front();
-      q.pop_front();
-      for (auto [port, nb] : adj[s])
-        if (!seen[nb]) { seen[nb] = 1; prev_sw[nb] = s; prev_port[nb] = port; q.push_back(nb); }
-    }
-    for (int dst = 0; dst < spec.hosts; ++dst) {
-      if (dst == src) continue;
-      std::vector<std::uint8_t> r{static_cast<std::uint8_t>(attach_[dst].second)};
-      for (int s = attach_[dst].first; s != s0; s = prev_sw[s]) r.insert(r.begin(), static_cast<std::uint8_t>(prev_port[s]));
-      routes_[src][dst] = std::move(r);
-    }
-    load_routes(*nics_[src], image, routes_[src]);
+    std::vector<std::vector<std::uint8_t>> table(static_cast<std::size_t>(spec.hosts));
+    for (int dst = 0; dst < spec.hosts; ++dst)
+      if (dst != src) table[static_cast<std::size_t>(dst)] = net_.route(src, dst);
+    load_routes(*nics_[src], image, table);
   }
 }
 
@@ -137,14 +109,7 @@ NicNetwork::~NicNetwork() = default;
 
 void NicNetwork::declare_traces() {
   net_.declare_traces();
-  for (auto& c : channels_) c->declare_traces();
   for (auto& n : nics_) n->declare_traces();
-}
-
-std::uint64_t NicNetwork::flit_hops() const {
-  std::uint64_t n = net_.flit_hops();
-  for (const auto& c : channels_) n += c->flits();
-  return n;
 }
 
 }  // namespace sanvp::host

@@ -1,6 +1,6 @@
-// NicNetwork: hosts with LANai-like NICs on a chain of switches. The switches and trunks come
-// from the fabric's Network builder; each host gets a PCI bus, host memory and a Nic running
-// the given firmware image, wired to a switch port exactly as a test endpoint would be.
+// NicNetwork: hosts with LANai-like NICs on a chain of switches, built by the fabric's Network
+// (each host + Nic is an external node: the Network makes and checks its links). Each host gets
+// a PCI bus, host memory and a Nic running the given firmware image.
 // Source routes (shortest paths; a chain is deadlock-free) are written into every NIC's SRAM
 // at the firmware's g_routes symbol before the cores start, as a Myrinet mapper would.
 #pragma once
@@ -31,22 +31,22 @@ class NicNetwork {
   Host& host(int i) { return *hosts_.at(static_cast<std::size_t>(i)); }
   nic::Nic& nic(int i) { return *nics_.at(static_cast<std::size_t>(i)); }
   Network& fabric() { return net_; }
-  const std::vector<std::uint8_t>& route(int src, int dst) const { return routes_.at(src).at(dst); }
+  const std::vector<std::uint8_t>& route(int src, int dst) const { return net_.route(src, dst); }
   int switch_of(int host) const { return attach_.at(static_cast<std::size_t>(host)).first; }
   // Switch hops between two hosts.
   int hops(int src, int dst) const { return static_cast<int>(route(src, dst).size()); }
   void declare_traces();
-  std::uint64_t flit_hops() const;
+  std::uint64_t flit_hops() const { return net_.flit_hops(); }
 
  private:
   Network net_;
   std::vector<std::pair<int, int>> attach_;  // host -> (switch, port)
   std::vector<std::unique_ptr<Host>> hosts_;
   std::vector<std::unique_ptr<nic::Nic>> nics_;
-  std::vector<std::unique_ptr<LinkChannel>> channels_;
-  std::vector<std::vector<std::vector<std::uint8_t>>> routes_;
 };
 
+// A NIC's link ports as a Network external node.
+Network::ExternalNode external_ports(nic::Nic& nic);
 // Statistics of a NIC and its host for reports: core, sleep, engines, PIO.
 nlohmann::json nic_stats(nic::Nic& nic, const Host& host);
 

@@ -62,14 +62,7 @@ class NicNodes : public RunAgents {
                                           &host->memory(), seed);
       host->attach_nic(n.get());
       load_image(*n, image);
-      nic::Nic* np = n.get();
-      Network::ExternalNode x;
-      x.attach_output = [np](LinkChannel* ch) { np->attach_output(ch); };
-      x.attach_input = [np](LinkChannel* ch) { np->attach_input(ch); };
-      x.output_control = np->output_control();
-      x.input = np->input();
-      x.input_fc = &np->input_buffer().config();
-      net.set_external(s.node, std::move(x));
+      net.set_external(s.node, external_ports(*n));
       if (!s.app.empty() && s.app != "idle" && !has_route_table(image))
         throw UserError(fmt::format("{}: firmware '{}' has no g_routes/g_nodes route table, so host application '{}' cannot message with it",
                                     name, s.firmware, s.app));
