@@ -13,7 +13,7 @@ TrafficConfig TrafficConfig::from(ParamValues& pv) {
   c.max_burst = static_cast<int>(pv.integer("", "clint", "max_burst"));
   c.burst_same_dest = pv.boolean("", "clint", "burst_same_dest");
   c.self_traffic = pv.boolean("", "clint", "self_traffic");
-  if (!(c.load > 0.0 && c.load <= 1.0)) throw UserError(fmt::format("clint.load: {} outside (0, 1]", c.load));
+  if (!(c.load >= kMinLoad && c.load <= 1.0)) pv.fail("", "clint", "load", fmt::format("{} outside [{}, 1]", c.load, kMinLoad));
   if (c.max_burst < 1) throw UserError(fmt::format("clint.max_burst: {} must be >= 1", c.max_burst));
   return c;
 }

@@ -11,6 +11,10 @@
 
 namespace sanvp::clint {
 
+// Lowest offered load: below it a host sends almost nothing in any practical run and the mean
+// gap between packets no longer fits the picosecond clock.
+inline constexpr double kMinLoad = 1e-6;
+
 struct TrafficConfig {
   static inline const ParamRegistrar params{{
       {"clint", "load", ParamType::Real, "", "0.5", "offered load per host, fraction of link bandwidth (sanvp clint: --loads)"},

@@ -20,8 +20,9 @@ using lanai::Insn;
 LanaiCore::Config LanaiCore::Config::from_params(ParamValues& pv, const std::string& path) {
   Config c;
   c.clock_mhz = pv.real(path, "nic.core", "clock");
-  if (!(c.clock_mhz > 0.0) || c.clock_mhz > 100000.0)
-    throw UserError(fmt::format("nic.core.clock: {} MHz is not a usable clock (0 < f <= 100000)", c.clock_mhz));
+  // Cycle times are computed in whole Hz (clock_hz()): below 1 Hz the period would divide by 0.
+  if (!(c.clock_mhz >= 1e-6) || c.clock_mhz > 100000.0)
+    pv.fail(path, "nic.core", "clock", fmt::format("{} MHz is not a usable clock (1e-06 <= f <= 100000 MHz, i.e. at least 1 Hz)", c.clock_mhz));
   c.quantum = pv.time(path, "nic.core", "quantum");
   if (c.quantum == 0) throw UserError("nic.core.quantum: must be > 0");
   c.dmi = pv.boolean(path, "nic.core", "dmi");

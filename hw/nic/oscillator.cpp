@@ -14,8 +14,9 @@ OscillatorConfig OscillatorConfig::from_params(ParamValues& pv, const std::strin
   c.ppm = pv.real(path, "nic.osc", "ppm");
   c.walk_ppm = pv.real(path, "nic.osc", "walk_ppm");
   c.walk_step = pv.time(path, "nic.osc", "walk_step");
-  if (!(c.freq_mhz > 0.0 && c.freq_mhz <= 10000.0))
-    throw UserError(fmt::format("{}: nic.osc.freq = {} MHz is outside (0, 10000]", path, c.freq_mhz));
+  // Counted in whole Hz: a frequency below 1 Hz would be 0 Hz.
+  if (!(c.freq_mhz >= 1e-6 && c.freq_mhz <= 10000.0))
+    throw UserError(fmt::format("{}: nic.osc.freq = {} MHz is outside [1e-06, 10000] (at least 1 Hz)", path, c.freq_mhz));
   if (!(std::fabs(c.ppm) < 100000.0)) throw UserError(fmt::format("{}: nic.osc.ppm = {} is outside (-1e5, 1e5)", path, c.ppm));
   if (!(c.walk_ppm >= 0.0 && c.walk_ppm < 10000.0))
     throw UserError(fmt::format("{}: nic.osc.walk_ppm = {} is outside [0, 1e4)", path, c.walk_ppm));

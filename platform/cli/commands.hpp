@@ -6,6 +6,8 @@
 // function returns the process exit code and may throw sanvp::UserError / SimError.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -17,6 +19,20 @@ using CommandSetup = std::function<CommandRun(CLI::App& app)>;
 
 struct CommandEntry { std::string name; CommandSetup setup; };
 std::vector<CommandEntry>& command_registry();
+
+// --seed for every command: CLI11 would wrap "-1" to 2^64-1 and clamp 99999999999999999999 to
+// 2^64-1 in an unsigned option; both are refused instead.
+inline std::string check_seed(const std::string& v) {
+  const std::string max = "18446744073709551615";
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+    return "must be a non-negative integer, got '" + v + "'";
+  const std::string d = v.substr(std::min(v.find_first_not_of('0'), v.size()));
+  if (d.size() > max.size() || (d.size() == max.size() && d > max)) return "'" + v + "' is above the largest seed " + max;
+  return {};
+}
+inline CLI::Option* add_seed_option(CLI::App* app, std::uint64_t& seed, const std::string& help) {
+  return app->add_option("--seed", seed, help)->check(check_seed);
+}
 
 struct CommandRegistrar {
   CommandRegistrar(std::string name, CommandSetup setup) { command_registry().push_back({std::move(name), std::move(setup)}); }

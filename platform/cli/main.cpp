@@ -8,6 +8,7 @@
 
 #include "platform/cli/commands.hpp"
 #include "platform/core/error.hpp"
+#include "platform/core/io.hpp"
 #include "platform/core/log.hpp"
 #include "platform/core/params.hpp"
 #include "platform/sim/run.hpp"
@@ -24,11 +25,21 @@ const bool g_quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAG
 
 void parse_window(const std::string& w, RunOptions& opt) {
   if (w.empty()) return;
-  auto colon = w.find(':');
-  if (colon == std::string::npos) throw UserError(fmt::format("--trace-window: '{}' is not FROM:TO (e.g. 10us:50us)", w));
-  opt.trace_from = colon == 0 ? 0 : parse_time(w.substr(0, colon), "--trace-window");
-  opt.trace_to = colon + 1 == w.size() ? kNever : parse_time(w.substr(colon + 1), "--trace-window");
-  if (opt.trace_to < opt.trace_from) throw UserError(fmt::format("--trace-window: '{}' ends before it starts", w));
+  const TimeWindow tw = parse_time_window(w, "--trace-window");
+  opt.trace_from = tw.from;
+  opt.trace_to = tw.to;
+}
+
+// An option given with an empty value ("--report ''", "--sizes=") would silently mean its
+// default; every command refuses it instead.
+void check_no_empty_values(const CLI::App* app) {
+  if (!app->parsed()) return;
+  for (const CLI::Option* o : app->get_options()) {
+    if (o->count() == 0 || o->get_expected_max() == 0) continue;
+    for (const auto& r : o->results())
+      if (r.empty()) throw UserError(fmt::format("{}: empty value (leave the option out for its default)", o->get_name()));
+  }
+  for (const CLI::App* sub : app->get_subcommands({})) check_no_empty_values(sub);
 }
 
 const char* type_name(ParamType t) {
@@ -63,10 +74,10 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--set", sets, "override a parameter or scenario value: key=value (see 'sanvp params')");
   run->add_option("--vcd", opt.vcd, "write waves to this VCD file");
   run->add_option("--report", opt.report, "report file")->capture_default_str();
-  run->add_option("--seed", opt.seed, "random seed")->capture_default_str()->check(
-      [](const std::string& v) { return v.rfind('-', 0) == 0 ? std::string("must be a non-negative integer, got " + v) : std::string(); });  // not wrapped to 2^64-n
+  add_seed_option(run, opt.seed, "random seed")->capture_default_str();
   run->add_option("--trace", opt.trace, "comma-separated module patterns to trace, e.g. 'sw0.*,n1'");
   run->add_option("--trace-window", window, "trace only FROM:TO, e.g. 10us:50us");
+  run->add_flag("--check", opt.check, "check work conservation of every link while running (platform/sim/fabric_monitor.hpp); a violation stops the run (exit 3)");
 
   auto* params = app.add_subcommand("params", "list every model parameter: name, unit, default, meaning");
 
@@ -83,9 +94,13 @@ int sc_main(int argc, char* argv[]) {
 
   try {
     app.parse(argc, argv);
+    // Before any command runs, so every subcommand logs at the level asked for.
+    log::set_level(log::parse_level(log_level));
+    check_no_empty_values(&app);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : kExitUserError;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    fmt::print(stderr, "error: {}\n", e.what());  // one line, without CLI11's "Run with --help"
+    return kExitUserError;
   } catch (const UserError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitUserError;
@@ -94,7 +109,6 @@ int sc_main(int argc, char* argv[]) {
   try {
     for (auto& [sub, fn] : extra)
       if (sub && sub->parsed()) return fn();
-    log::set_level(log::parse_level(log_level));
     if (params->parsed()) {
       const auto all = ParamCatalog::sorted();
       std::size_t kw = 9, dw = 7, uw = 4;
@@ -109,6 +123,9 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     if (run->parsed()) {
+      // Output paths first: a bad one is an error before the run, not after it.
+      if (!opt.report.empty()) check_output_path(opt.report, "--report");
+      if (!opt.vcd.empty()) check_output_path(opt.vcd, "--vcd");
       ParamValues pv;
       if (!scenario.empty()) {
         // Scenario file: its values, then --set overrides; command-line options beat its tracing
@@ -116,7 +133,7 @@ int sc_main(int argc, char* argv[]) {
         Scenario sc = load_scenario(scenario, sets, pv);
         opt.scenario = sc.name;
         if (sc.seed && run->count("--seed") == 0) opt.seed = *sc.seed;
-        if (opt.vcd.empty()) opt.vcd = sc.vcd;
+        if (opt.vcd.empty() && !sc.vcd.empty()) check_output_path(opt.vcd = sc.vcd, "tracing.vcd");
         if (opt.trace.empty()) opt.trace = sc.trace;
         parse_window(window.empty() ? sc.trace_window : window, opt);
         RunSpec spec = scenario_run_spec(sc);

@@ -1,3 +1,4 @@
+#include "platform/core/sim_time.hpp"
 #include "platform/clint/experiment.hpp"
 
 #include <chrono>
@@ -15,7 +16,6 @@
 namespace sanvp::clint {
 
 namespace {
-Time now_ps() { return static_cast<Time>(sc_core::sc_time_stamp().value()); }
 
 struct Instance {
   ExperimentPoint point;
@@ -73,7 +73,7 @@ nlohmann::json run_experiment(ParamValues& pv, const ExperimentSetup& setup, con
     TrafficConfig t = base;
     t.load = p.load;
     t.bursty = p.bursty;
-    if (!(t.load > 0 && t.load <= 1)) throw UserError(fmt::format("clint: load {} outside (0, 1]", t.load));
+    if (!(t.load >= kMinLoad && t.load <= 1)) throw UserError(fmt::format("clint: load {} outside [{}, 1]", t.load, kMinLoad));
     const std::string name = fmt::format("{}_load{:03}_{}", p.arch, static_cast<int>(std::lround(p.load * 100)), p.bursty ? "bursty" : "smooth");
     Instance in;
     in.point = p;

@@ -16,6 +16,13 @@ class SimError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// An output that could not be written during or after a run (disk full, I/O error): exit code
+// 3 like any run that could not complete; a bad output path is a UserError, found before.
+class IoError : public SimError {
+ public:
+  using SimError::SimError;
+};
+
 inline constexpr int kExitUserError = 2;
 inline constexpr int kExitSimError = 3;
 

@@ -1,9 +1,13 @@
 #include "params.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "error.hpp"
+#include "utf8.hpp"
 
 namespace sanvp {
 
@@ -32,25 +36,42 @@ std::vector<ParamSpec> ParamCatalog::sorted() {
 }
 
 std::int64_t parse_int(const std::string& text, const std::string& what) {
-  try {
-    std::size_t used = 0;
-    long long v = std::stoll(text, &used, 0);
-    if (used != text.size()) throw std::invalid_argument("trailing");
-    return v;
-  } catch (const std::exception&) {
+  // One parser for every integer: no leading blanks, no octal, no silent wrap or truncation.
+  const char* b = text.data();
+  const char* e = b + text.size();
+  const bool neg = b != e && *b == '-';
+  const char* digits = b + ((b != e && (*b == '-' || *b == '+')) ? 1 : 0);
+  int base = 10;
+  if (e - digits > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) { base = 16; digits += 2; }
+  unsigned long long mag = 0;
+  const auto [end, ec] = std::from_chars(digits, e, mag, base);
+  if (digits == e || end != e || ec == std::errc::invalid_argument || (digits < e && (*digits == '-' || *digits == '+')))
     throw UserError(fmt::format("{}: '{}' is not an integer", what, text));
-  }
+  const unsigned long long limit = neg ? 9223372036854775808ull : 9223372036854775807ull;
+  if (ec == std::errc::result_out_of_range || mag > limit)
+    throw UserError(fmt::format("{}: '{}' is outside the 64-bit integer range", what, text));
+  return neg ? static_cast<std::int64_t>(0 - mag) : static_cast<std::int64_t>(mag);
+}
+
+std::int64_t parse_int(const std::string& text, const std::string& what, std::int64_t lo, std::int64_t hi) {
+  const std::int64_t v = parse_int(text, what);
+  if (v < lo || v > hi) throw UserError(fmt::format("{}: {} is outside {}..{}", what, text, lo, hi));
+  return v;
 }
 
 double parse_real(const std::string& text, const std::string& what) {
+  double v = 0;
   try {
     std::size_t used = 0;
-    double v = std::stod(text, &used);
-    if (used != text.size()) throw std::invalid_argument("trailing");
-    return v;
+    v = std::stod(text, &used);
+    if (used != text.size() || text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) throw std::invalid_argument("trailing");
+  } catch (const std::out_of_range&) {
+    throw UserError(fmt::format("{}: '{}' is outside the range of a number", what, text));
   } catch (const std::exception&) {
     throw UserError(fmt::format("{}: '{}' is not a number", what, text));
   }
+  if (!std::isfinite(v)) throw UserError(fmt::format("{}: '{}' is not a finite number", what, text));
+  return v;
 }
 
 bool parse_bool(const std::string& text, const std::string& what) {
@@ -62,7 +83,7 @@ bool parse_bool(const std::string& text, const std::string& what) {
 void validate_value(const ParamSpec& spec, const std::string& value, const std::string& what) {
   switch (spec.type) {
     case ParamType::Time: parse_time(value, what); break;
-    case ParamType::Int: parse_int(value, what); break;
+    case ParamType::Int: parse_int(value, what, spec.lo, spec.hi); break;
     case ParamType::Real: parse_real(value, what); break;
     case ParamType::Bool: parse_bool(value, what); break;
     case ParamType::String: break;
@@ -70,6 +91,9 @@ void validate_value(const ParamSpec& spec, const std::string& value, const std::
 }
 
 void ParamValues::set(const std::string& key, const std::string& value, const std::string& origin) {
+  // Values end up in the JSON report, which must be UTF-8.
+  if (!valid_utf8(key) || !valid_utf8(value))
+    throw UserError(fmt::format("{}: parameter '{}': not valid UTF-8 text", origin, key));
   const ParamSpec* spec = ParamCatalog::find(key);
   if (spec) {
     validate_value(*spec, value, fmt::format("{}: parameter '{}'", origin, key));
@@ -120,7 +144,7 @@ Time ParamValues::time(const std::string& path, const std::string& scope, const 
 std::int64_t ParamValues::integer(const std::string& path, const std::string& scope, const std::string& name) {
   const ParamSpec* spec;
   auto [v, where] = resolve(path, scope, name, &spec);
-  return parse_int(v, where);
+  return parse_int(v, where, spec->lo, spec->hi);
 }
 double ParamValues::real(const std::string& path, const std::string& scope, const std::string& name) {
   const ParamSpec* spec;
@@ -135,6 +159,15 @@ bool ParamValues::boolean(const std::string& path, const std::string& scope, con
 std::string ParamValues::string(const std::string& path, const std::string& scope, const std::string& name) {
   const ParamSpec* spec;
   return resolve(path, scope, name, &spec).first;
+}
+
+void ParamValues::fail(const std::string& path, const std::string& scope, const std::string& name, const std::string& msg) const {
+  const std::string key = scope + "." + name;
+  const std::string o = origin(path, scope, name);
+  if (o.empty()) throw UserError(key + ": " + msg);
+  // File origins already end with the key ("scen.yaml:9:9: traffic.load").
+  const bool ends_with_key = o.size() >= key.size() && o.compare(o.size() - key.size(), key.size(), key) == 0;
+  throw UserError(ends_with_key ? o + ": " + msg : key + " (" + o + "): " + msg);
 }
 
 void ParamValues::check_all_used() const {

@@ -22,6 +22,10 @@ struct ParamSpec {
   std::string unit;     // "ns", "bytes", "" ...
   std::string def;      // default value as text
   std::string meaning;  // one line
+  // Int parameters: accepted range. Most callers keep counts in an int, so the default range
+  // is 0..2^31-1; a declaration says otherwise where a key needs more (or less).
+  std::int64_t lo = 0;
+  std::int64_t hi = INT32_MAX;
   std::string key() const { return scope + "." + name; }
 };
 
@@ -60,6 +64,10 @@ class ParamValues {
   // "--set"), or "" for the default: prefixes errors found after parsing (ranges, relations).
   std::string origin(const std::string& path, const std::string& scope, const std::string& name) const;
 
+  // Throws UserError "<where it was set>: <scope.name>: <msg>", for range and relation checks
+  // made after parsing, so the message names the file and line (or --set) of the value.
+  [[noreturn]] void fail(const std::string& path, const std::string& scope, const std::string& name, const std::string& msg) const;
+
   // Throws UserError naming every instance-level key that no instance consumed.
   void check_all_used() const;
   // Effective values: every catalog parameter (class level) plus instance overrides in use.
@@ -77,8 +85,11 @@ class ParamValues {
 // Applies command-line overrides "key=value" (origin "--set"); a malformed item is a UserError.
 void apply_sets(ParamValues& pv, const std::vector<std::string>& sets);
 
-// Value parsing shared by config files and --set, errors name `what`.
+// Value parsing shared by config files, --set and command options; errors name `what`.
+// Integers: decimal or 0x hex, 64-bit, never wrapped or truncated; with a range, a value outside
+// [lo, hi] is an error that states the range. Reals: finite only (nan and inf are refused).
 std::int64_t parse_int(const std::string& text, const std::string& what);
+std::int64_t parse_int(const std::string& text, const std::string& what, std::int64_t lo, std::int64_t hi);
 double parse_real(const std::string& text, const std::string& what);
 bool parse_bool(const std::string& text, const std::string& what);
 void validate_value(const ParamSpec& spec, const std::string& value, const std::string& what);

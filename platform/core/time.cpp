@@ -47,7 +47,19 @@ Time parse_time(std::string_view text, std::string_view what, Time default_unit)
   if (std::fabs(ps - rounded) > 1e-6 * std::max(1.0, std::fabs(ps)))
     throw UserError(fmt::format("{}: '{}' is not a whole number of picoseconds", what, text));
   if (rounded > 1.8e19) throw UserError(fmt::format("{}: '{}' is too large", what, text));
+  if (rounded == 0 && v > 0) throw UserError(fmt::format("{}: '{}' is below 1ps (times are whole picoseconds)", what, text));
   return static_cast<Time>(rounded);
+}
+
+TimeWindow parse_time_window(const std::string& w, std::string_view what) {
+  const auto colon = w.find(':');
+  if (colon == std::string::npos || w.find(':', colon + 1) != std::string::npos)
+    throw UserError(fmt::format("{}: '{}' is not FROM:TO (e.g. 10us:50us)", what, w));
+  TimeWindow tw;
+  tw.from = colon == 0 ? 0 : parse_time(w.substr(0, colon), what);
+  tw.to = colon + 1 == w.size() ? kNever : parse_time(w.substr(colon + 1), what);
+  if (tw.to < tw.from) throw UserError(fmt::format("{}: '{}' ends before it starts", what, w));
+  return tw;
 }
 
 std::string format_time(Time t) {

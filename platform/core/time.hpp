@@ -17,6 +17,11 @@ inline constexpr Time kNever = ~Time{0};
 // picoseconds-per-unit. Throws UserError on malformed or negative input, naming `what`.
 Time parse_time(std::string_view text, std::string_view what, Time default_unit = kNs);
 
+// A time window "FROM:TO" ("10us:50us", ":50us" from 0, "10us:" open-ended). A window that ends
+// before it starts is refused. Errors name `what`.
+struct TimeWindow { Time from = 0; Time to = kNever; };
+TimeWindow parse_time_window(const std::string& text, std::string_view what);
+
 // Formats with the largest unit that keeps the value exact, e.g. 6250 -> "6.25ns".
 std::string format_time(Time t);
 

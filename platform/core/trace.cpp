@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <system_error>
+
+#include "error.hpp"
+#include "log.hpp"
 
 namespace sanvp {
 
@@ -38,23 +42,34 @@ void Tracer::configure(const std::string& patterns, Time from, Time to) {
 }
 
 bool Tracer::open(const std::string& path) {
-  file_ = std::fopen(path.c_str(), "w");
-  return file_ != nullptr;
+  out_.open(path, "--vcd");
+  path_ = path;
+  file_ = out_.get();
+  pattern_used_.assign(patterns_.size(), false);
+  return true;
+}
+
+bool Tracer::pattern_matches(const std::string& p, const std::string& module_path) const {
+  // "sw0.*" also enables "sw0" itself, and a bare name enables its whole subtree.
+  if (glob_match(p, module_path) || glob_match(p + ".*", module_path)) return true;
+  return p.size() > 2 && p.compare(p.size() - 2, 2, ".*") == 0 && module_path == p.substr(0, p.size() - 2);
 }
 
 bool Tracer::enabled(const std::string& module_path) const {
   if (patterns_.empty()) return true;
-  for (const auto& p : patterns_) {
-    // "sw0.*" also enables "sw0" itself, and a bare name enables its whole subtree.
-    if (glob_match(p, module_path) || glob_match(p + ".*", module_path)) return true;
-    if (p.size() > 2 && p.compare(p.size() - 2, 2, ".*") == 0 && module_path == p.substr(0, p.size() - 2)) return true;
-  }
+  for (const auto& p : patterns_)
+    if (pattern_matches(p, module_path)) return true;
   return false;
 }
 
 Tracer::Handle Tracer::declare(const std::string& module_path, const std::string& name, int width,
                                std::uint64_t initial) {
-  if (!file_ || header_done_ || !enabled(module_path)) return kOff;
+  if (!file_ || header_done_) return kOff;
+  pattern_used_.resize(patterns_.size(), false);
+  bool on = patterns_.empty();
+  for (std::size_t i = 0; i < patterns_.size(); ++i)
+    if (pattern_matches(patterns_[i], module_path)) on = pattern_used_[i] = true;
+  if (!on) return kOff;
   signals_.push_back(Signal{module_path, name, width, initial, {}});
   return static_cast<Handle>(signals_.size() - 1);
 }
@@ -67,6 +82,10 @@ static std::string vcd_id(std::size_t n) {
 
 void Tracer::write_header() {
   header_done_ = true;
+  // A misspelt pattern would otherwise leave an empty VCD without a word.
+  for (std::size_t i = 0; i < patterns_.size(); ++i)
+    if (i < pattern_used_.size() && !pattern_used_[i])
+      log::warn("--trace: pattern '{}' matches no traced module; nothing of it is in {}", patterns_[i], path_);
   fmt::print(file_, "$date sanvp $end\n$version sanvp 0.1 $end\n$timescale 1ps $end\n");
   // Order signals by path so the header is deterministic and scopes nest properly.
   std::vector<std::size_t> order(signals_.size());
@@ -145,6 +164,16 @@ void Tracer::emit_instant(Time t, std::vector<Change>& batch) {
 
 void Tracer::flush(Time now) {
   if (!file_) return;
+  try {
+    flush_changes(now);
+  } catch (const std::system_error& e) {  // fmt::print on a full disk
+    file_ = nullptr;
+    out_.abandon();
+    throw IoError(fmt::format("--vcd: writing '{}' failed: {}", path_, e.code().message()));
+  }
+}
+
+void Tracer::flush_changes(Time now) {
   if (!header_done_) write_header();
   std::vector<Change> batch;
   while (!queue_.empty() && queue_.top().t <= now) {
@@ -161,17 +190,23 @@ void Tracer::flush(Time now) {
 void Tracer::close(Time end) {
   if (!file_) return;
   flush(kNever - 1);
-  if (!in_window_ && from_ <= end) {
-    in_window_ = true;
-    fmt::print(file_, "#{}\n$dumpvars\n", from_);
-    for (const auto& sig : signals_) write_value(sig);
-    fmt::print(file_, "$end\n");
-    last_time_written_ = from_;
+  try {
+    if (!in_window_ && from_ <= end) {
+      in_window_ = true;
+      fmt::print(file_, "#{}\n$dumpvars\n", from_);
+      for (const auto& sig : signals_) write_value(sig);
+      fmt::print(file_, "$end\n");
+      last_time_written_ = from_;
+    }
+    Time stop = std::min(end, to_);
+    if (in_window_ && (last_time_written_ == kNever || stop > last_time_written_)) fmt::print(file_, "#{}\n", stop);
+  } catch (const std::system_error& e) {
+    file_ = nullptr;
+    out_.abandon();
+    throw IoError(fmt::format("--vcd: writing '{}' failed: {}", path_, e.code().message()));
   }
-  Time stop = std::min(end, to_);
-  if (in_window_ && (last_time_written_ == kNever || stop > last_time_written_)) fmt::print(file_, "#{}\n", stop);
-  std::fclose(file_);
   file_ = nullptr;
+  out_.commit();
 }
 
 }  // namespace sanvp

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "io.hpp"
 #include "time.hpp"
 
 namespace sanvp {
@@ -21,7 +22,9 @@ class Tracer {
   // Patterns: comma-separated globs ('*' and '?') matched against the signal's module path;
   // empty = everything. Window [from, to] in ps (to = kNever for open-ended).
   void configure(const std::string& patterns, Time from, Time to);
-  bool open(const std::string& path);  // false if the file cannot be created
+  // Opens the VCD (written under a temporary name, renamed at close). Throws UserError for a
+  // path that cannot be created; a write that fails later throws IoError (exit 3).
+  bool open(const std::string& path);
   bool active() const { return file_ != nullptr; }
 
   // Declares a signal; returns kOff when tracing is off or the module is not enabled.
@@ -35,9 +38,10 @@ class Tracer {
     queue_.push(Change{t, seq_++, h, value});
     if (queue_.size() > 4096) flush(now_());
   }
-  // Writes every change at or before `now`. Called by the kernel glue; also at close.
+  // Writes every change at or before `now`. Called by the kernel glue; also at close. The first
+  // flush writes the header and warns about every pattern that matched no signal.
   void flush(Time now);
-  void close(Time end);
+  void close(Time end);  // completes the file; IoError if any write failed
 
   void set_now_fn(Time (*fn)()) { now_fn_ = fn; }
   static Tracer& global();
@@ -50,10 +54,15 @@ class Tracer {
   struct Signal { std::string module; std::string name; int width; std::uint64_t value; std::string id; };
   Time now_() const { return now_fn_ ? now_fn_() : 0; }
   void write_header();
+  void flush_changes(Time now);
+  bool pattern_matches(const std::string& p, const std::string& module_path) const;
   void write_value(const Signal& s);
   void emit_instant(Time t, std::vector<Change>& batch);
 
   std::vector<std::string> patterns_;
+  std::vector<bool> pattern_used_;  // per pattern: matched at least one declared signal
+  OutputFile out_;
+  std::string path_;
   Time from_ = 0, to_ = kNever;
   std::FILE* file_ = nullptr;
   std::vector<Signal> signals_;

@@ -9,6 +9,7 @@
 #include "hw/nic/iss/disasm.hpp"
 #include "platform/cli/commands.hpp"
 #include "platform/core/error.hpp"
+#include "platform/core/io.hpp"
 #include "platform/fw/fw_platform.hpp"
 
 namespace sanvp::fw {
@@ -31,11 +32,29 @@ FwOptions& opts() {
   return o;
 }
 
-std::ostream* open_out(const std::string& path, std::unique_ptr<std::ofstream>& holder) {
+std::ostream* open_out(const std::string& path, const char* what, std::unique_ptr<std::ofstream>& holder) {
   if (path.empty()) return &std::cerr;
+  check_output_path(path, what);
   holder = std::make_unique<std::ofstream>(path);
-  if (!*holder) throw UserError(fmt::format("{}: cannot open for writing", path));
+  if (!*holder) throw UserError(fmt::format("{}: cannot open '{}' for writing", what, path));
   return holder.get();
+}
+
+// A trace or profile file that could not be written completely is a failed run, not a success.
+void close_out(std::unique_ptr<std::ofstream>& holder, const char* what, const std::string& path) {
+  if (!holder) return;
+  holder->flush();
+  holder->close();
+  if (!*holder) throw IoError(fmt::format("{}: writing '{}' failed", what, path));
+}
+
+// The firmware's exit code is the process's; one that does not fit 0..255 would wrap (256 would
+// read as success), so it is reported in full and the run fails.
+int firmware_exit_status(std::uint32_t code, Time when) {
+  if (code <= 255) return static_cast<int>(code);
+  fmt::print(stderr, "error: firmware exited with code {} (0x{:x}) at {}, which does not fit a process exit status (0..255)\n", code,
+             code, format_time(when));
+  return kExitSimError;
 }
 
 int run_fw() {
@@ -48,10 +67,10 @@ int run_fw() {
   pv.check_all_used();
   std::unique_ptr<std::ofstream> trace_holder, prof_holder;
   if (o.trace || !o.trace_file.empty() || !o.trace_filter.empty())
-    plat.core->enable_trace(open_out(o.trace_file, trace_holder), parse_pc_filter(o.trace_filter, im));
+    plat.core->enable_trace(open_out(o.trace_file, "--fw-trace-file", trace_holder), parse_pc_filter(o.trace_filter, im));
   std::ostream* prof = nullptr;
   if (o.profile || !o.profile_file.empty()) {
-    prof = open_out(o.profile_file, prof_holder);
+    prof = open_out(o.profile_file, "--fw-profile-file", prof_holder);
     plat.core->enable_profile();
   }
   const auto wall0 = std::chrono::steady_clock::now();
@@ -60,13 +79,21 @@ int run_fw() {
   std::cout.flush();
   const auto& r = plat.core->result();
   if (prof) *prof << plat.core->profile_report();
-  if (o.stats)
-    fmt::print(stderr, "firmware: {} instructions, {} cycles, {} simulated, {:.1f} MIPS host\n", r.instructions, r.cycles,
-               format_time(r.end_time), wall > 0 ? static_cast<double>(r.instructions) / wall / 1e6 : 0.0);
+  close_out(trace_holder, "--fw-trace-file", o.trace_file);
+  close_out(prof_holder, "--fw-profile-file", o.profile_file);
+  if (o.stats) {
+    // A core still running at the timeout has no result yet: its counters are current.
+    const bool running = r.outcome == nic::LanaiCore::Outcome::kRunning;
+    const std::uint64_t insns = running ? plat.core->state().instret : r.instructions;
+    const std::uint64_t cycles = running ? plat.core->state().cycles : r.cycles;
+    const Time end = running ? static_cast<Time>(sc_core::sc_time_stamp().value()) : r.end_time;
+    fmt::print(stderr, "firmware: {} instructions, {} cycles, {} simulated, {:.1f} MIPS host\n", insns, cycles, format_time(end),
+               wall > 0 ? static_cast<double>(insns) / wall / 1e6 : 0.0);
+  }
   switch (r.outcome) {
     case nic::LanaiCore::Outcome::kExited:
       if (o.stats) fmt::print(stderr, "firmware exited with code {} at {}\n", r.exit_code, format_time(r.end_time));
-      return static_cast<int>(r.exit_code & 0xFF);
+      return firmware_exit_status(r.exit_code, r.end_time);
     case nic::LanaiCore::Outcome::kFault:
       fmt::print(stderr, "{}", r.fault_report);
       return kExitSimError;
@@ -80,7 +107,10 @@ int disasm_fw() {
   lanai::SymbolTable syms(im.symbols);
   for (const auto& seg : im.segments) {
     if (seg.zero) continue;
-    for (std::uint32_t pc = std::max(seg.addr, im.code_lo); pc + 4 <= std::min(seg.addr + seg.size, im.code_hi); pc += 4) {
+    // 64-bit bounds: a segment may end at 2^32, where 32-bit pc + 4 would wrap to 0.
+    const std::uint64_t end = std::min<std::uint64_t>(std::uint64_t{seg.addr} + seg.size, im.code_hi);
+    for (std::uint64_t pc64 = std::max(seg.addr, im.code_lo); pc64 + 4 <= end; pc64 += 4) {
+      const auto pc = static_cast<std::uint32_t>(pc64);
       for (const auto& s : syms.all())
         if (s.addr == pc && s.is_function) fmt::print("\n{:08x} <{}>:\n", pc, s.name);
       const std::uint8_t* p = seg.data.data() + (pc - seg.addr);

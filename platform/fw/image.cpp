@@ -1,10 +1,10 @@
 #include "platform/fw/image.hpp"
 
 #include <fmt/format.h>
-#include <fstream>
-#include <iterator>
 
+#include "hw/nic/memory_map.hpp"
 #include "platform/core/error.hpp"
+#include "platform/core/io.hpp"
 
 namespace sanvp::fw {
 
@@ -52,15 +52,12 @@ void Image::save(const std::string& path) const {
     put32(o, static_cast<std::uint32_t>(s.name.size()));
     o += s.name;
   }
-  std::ofstream f(path, std::ios::binary);
-  if (!f || !f.write(o.data(), static_cast<std::streamsize>(o.size())))
-    throw UserError(fmt::format("{}: cannot write firmware image", path));
+  write_file_checked(path, o, "firmware image");
 }
 
 Image Image::load(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw UserError(fmt::format("{}: cannot open firmware image", path));
-  const std::string buf((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  // Every loaded image fits a 16 MiB SRAM, plus its symbol table.
+  const std::string buf = read_file_limited(path, "firmware image");
   if (buf.size() < 8 || buf.compare(0, 8, kMagic, 8) != 0) {
     if (buf.size() >= 4 && buf.compare(0, 4, "\x7f" "ELF") == 0)
       throw UserError(fmt::format("{}: is an ELF object, not a firmware image (link it with sanvp-fwld, or use add_lanai_firmware)", path));
@@ -81,7 +78,10 @@ Image Image::load(const std::string& path) {
     s.addr = r.u32();
     s.size = r.u32();
     s.zero = r.u32() != 0;
-    if (std::uint64_t{s.addr} + s.size > 0x100000000ull) throw UserError(fmt::format("{}: corrupt firmware image (segment range)", path));
+    // Checked before anything is allocated: a segment never exceeds the largest SRAM.
+    if (std::uint64_t{s.addr} + s.size > nic::map::kSramMaxSize)
+      throw UserError(fmt::format("{}: corrupt firmware image: segment 0x{:x}+0x{:x} ends beyond the largest SRAM (0x{:x} bytes)", path,
+                                  s.addr, s.size, nic::map::kSramMaxSize));
     if (!s.zero) {
       r.need(s.size);
       s.data.assign(buf.begin() + static_cast<std::ptrdiff_t>(r.pos), buf.begin() + static_cast<std::ptrdiff_t>(r.pos + s.size));
@@ -100,9 +100,31 @@ Image Image::load(const std::string& path) {
     r.pos += n;
     im.symbols.push_back(std::move(s));
   }
-  if (im.code_hi < im.code_lo || ((im.code_lo | im.code_hi | im.entry) & 3u))
-    throw UserError(fmt::format("{}: corrupt firmware image (code range)", path));
+  im.check_header(path);
   return im;
+}
+
+void Image::check_header(const std::string& path) const {
+  // The header is trusted by the core (it predecodes [code_lo, code_hi)) and the disassembler:
+  // every address must lie inside the SRAM the image was linked for, the code inside loaded
+  // data. Checked here, a corrupt header is one message instead of gigabytes allocated.
+  auto bad = [&](const std::string& why) { throw UserError(fmt::format("{}: corrupt firmware image: {}", path, why)); };
+  if (sram_size == 0 || sram_size % 8 || sram_size > nic::map::kSramMaxSize)
+    bad(fmt::format("SRAM size 0x{:x} is not a non-zero multiple of 8 of at most 0x{:x}", sram_size, nic::map::kSramMaxSize));
+  if (code_hi < code_lo || ((code_lo | code_hi | entry) & 3u))
+    bad(fmt::format("code range 0x{:x}..0x{:x} or entry 0x{:x} is reversed or not word-aligned", code_lo, code_hi, entry));
+  if (code_hi > sram_size) bad(fmt::format("code range 0x{:x}..0x{:x} ends beyond the 0x{:x}-byte SRAM", code_lo, code_hi, sram_size));
+  if (code_lo < code_hi && (entry < code_lo || entry >= code_hi))
+    bad(fmt::format("entry 0x{:x} is outside the code range 0x{:x}..0x{:x}", entry, code_lo, code_hi));
+  if (stack_limit > stack_top || stack_top > sram_size)
+    bad(fmt::format("stack 0x{:x}..0x{:x} is reversed or beyond the 0x{:x}-byte SRAM", stack_limit, stack_top, sram_size));
+  bool code_loaded = code_lo == code_hi;
+  for (const auto& s : segments) {
+    if (std::uint64_t{s.addr} + s.size > sram_size)
+      bad(fmt::format("segment 0x{:x}+0x{:x} ends beyond the 0x{:x}-byte SRAM", s.addr, s.size, sram_size));
+    code_loaded = code_loaded || (!s.zero && s.addr <= code_lo && std::uint64_t{code_hi} <= std::uint64_t{s.addr} + s.size);
+  }
+  if (!code_loaded) bad(fmt::format("code range 0x{:x}..0x{:x} is not inside one loaded segment", code_lo, code_hi));
 }
 
 }  // namespace sanvp::fw

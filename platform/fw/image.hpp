@@ -25,8 +25,9 @@ struct Image {
   std::vector<Segment> segments;
   std::vector<lanai::Symbol> symbols;
 
-  void save(const std::string& path) const;          // throws UserError on I/O failure
-  static Image load(const std::string& path);        // throws UserError on a bad file
+  void save(const std::string& path) const;          // UserError for a bad path, IoError when a write fails
+  static Image load(const std::string& path);        // throws UserError on a bad file or header
+  void check_header(const std::string& path) const;  // addresses inside the SRAM, code loaded
 };
 
 }  // namespace sanvp::fw

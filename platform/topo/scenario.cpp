@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/core/error.hpp"
+#include "platform/core/utf8.hpp"
 #include "platform/host/host_apps.hpp"
 #include "platform/host/nic_nodes.hpp"
 #include "platform/topo/topo_loader.hpp"
@@ -82,6 +83,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   for (const auto& kv : sets) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("--set: '{}' is not key=value", kv));
+    if (!valid_utf8(kv)) throw UserError(fmt::format("--set: '{}' is not valid UTF-8 text", kv));  // the report is JSON
     const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
     const auto parts = split(key, '.');
     if (!is_section(parts[0])) { param_sets.emplace_back(key, value); continue; }
@@ -124,7 +126,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
         doc.fail(R["algorithm"], "routing.algorithm", fmt::format("unknown algorithm '{}' (up-down, shortest)", s.routing));
     }
     if (R["root"]) {
-      const int root = static_cast<int>(doc.integer(R["root"], "routing.root"));
+      const int root = doc.integer(R["root"], "routing.root", INT32_MIN, INT32_MAX);
       if (root < 0 || root >= static_cast<int>(s.topo.switches.size()))
         doc.fail(R["root"], "routing.root", fmt::format("switch {} does not exist (switches are 0..{})", root, s.topo.switches.size() - 1));
       s.topo.root = root;
@@ -138,8 +140,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
         doc.check_keys(L[i], ep, {"src", "dst", "route"});
         for (const char* k : {"src", "dst", "route"}) if (!L[i][k]) doc.fail(L[i], ep, fmt::format("missing key '{}'", k));
         ExplicitRoute r;
-        r.src = static_cast<int>(doc.integer(L[i]["src"], ep + ".src"));
-        r.dst = static_cast<int>(doc.integer(L[i]["dst"], ep + ".dst"));
+        r.src = doc.integer(L[i]["src"], ep + ".src", INT32_MIN, INT32_MAX);
+        r.dst = doc.integer(L[i]["dst"], ep + ".dst", INT32_MIN, INT32_MAX);
         for (const char* k : {"src", "dst"}) {
           const int v = k[0] == 's' ? r.src : r.dst;
           if (v < 0 || v >= n) doc.fail(L[i][k], ep + "." + k, fmt::format("node {} does not exist (nodes are 0..{})", v, n - 1));
@@ -195,7 +197,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
       doc.check_keys(N[i], ep, {"id", "firmware", "host"});
       if (!N[i]["id"]) doc.fail(N[i], ep, "missing key 'id'");
       NodeProgram p;
-      p.node = static_cast<int>(doc.integer(N[i]["id"], ep + ".id"));
+      p.node = doc.integer(N[i]["id"], ep + ".id", INT32_MIN, INT32_MAX);
       if (p.node < 0 || p.node >= static_cast<int>(s.topo.nodes.size()))
         doc.fail(N[i]["id"], ep + ".id", fmt::format("node {} does not exist (nodes are 0..{})", p.node, s.topo.nodes.size() - 1));
       if (!seen.emplace(p.node, i).second)

@@ -10,6 +10,9 @@ namespace sanvp {
 
 namespace {
 
+// Ids, switch and port numbers are ints; their real bounds are checked by Topology::validate.
+constexpr int kMaxIndex = INT32_MAX;
+
 Origin origin(const YamlDoc& doc, const YAML::Node& n, const std::string& path) { return Origin{doc.where(n), path}; }
 
 // Per-element parameter overrides: each key must name a parameter of one of `scopes`; stored by
@@ -48,24 +51,22 @@ std::map<std::string, std::string> read_params(const YAML::Node& n, const YamlDo
 std::pair<int, int> read_endpoint(const YAML::Node& n, const YamlDoc& doc, const std::string& path) {
   if (n.IsSequence()) {
     if (n.size() != 2) doc.fail(n, path, "expected [switch, port]");
-    return {static_cast<int>(doc.integer(n[0], path + "[0]")), static_cast<int>(doc.integer(n[1], path + "[1]"))};
+    return {doc.integer(n[0], path + "[0]", 0, kMaxIndex), doc.integer(n[1], path + "[1]", 0, kMaxIndex)};
   }
   if (n.IsMap()) {
     doc.check_keys(n, path, {"switch", "port"});
     if (!n["switch"] || !n["port"]) doc.fail(n, path, "needs both switch and port");
-    return {static_cast<int>(doc.integer(n["switch"], path + ".switch")), static_cast<int>(doc.integer(n["port"], path + ".port"))};
+    return {doc.integer(n["switch"], path + ".switch", 0, kMaxIndex), doc.integer(n["port"], path + ".port", 0, kMaxIndex)};
   }
   const std::string s = doc.string(n, path);
   auto colon = s.find(':');
   if (colon == std::string::npos) doc.fail(n, path, fmt::format("expected switch:port such as \"3:5\", got '{}'", s));
   try {
-    std::size_t u1 = 0, u2 = 0;
-    const std::string a = s.substr(0, colon), b = s.substr(colon + 1);
-    int sw = std::stoi(a, &u1), port = std::stoi(b, &u2);
-    if (u1 == a.size() && u2 == b.size()) return {sw, port};
-  } catch (const std::exception&) {
+    const auto sw = parse_int(s.substr(0, colon), path, 0, kMaxIndex), port = parse_int(s.substr(colon + 1), path, 0, kMaxIndex);
+    return {static_cast<int>(sw), static_cast<int>(port)};
+  } catch (const UserError&) {
   }
-  doc.fail(n, path, fmt::format("expected switch:port such as \"3:5\", got '{}'", s));
+  doc.fail(n, path, fmt::format("expected switch:port such as \"3:5\" (numbers 0..{}), got '{}'", kMaxIndex, s));
 }
 
 }  // namespace
@@ -96,7 +97,7 @@ Topology load_topology(const YAML::Node& map, const YamlDoc& doc, const std::str
     int def_ports = 8;
     if (map["defaults"]) {
       doc.check_keys(map["defaults"], P + "defaults", {"ports"});
-      if (map["defaults"]["ports"]) def_ports = static_cast<int>(doc.integer(map["defaults"]["ports"], P + "defaults.ports"));
+      if (map["defaults"]["ports"]) def_ports = doc.integer(map["defaults"]["ports"], P + "defaults.ports", 0, kMaxIndex);
     }
     const YAML::Node sws = map["switches"];
     if (!sws) doc.fail(map, path.empty() ? "topology" : path, "missing key 'switches' (or use 'generate')");
@@ -118,9 +119,9 @@ Topology load_topology(const YAML::Node& map, const YamlDoc& doc, const std::str
         doc.check_keys(e, ep, {"id", "ports", "params"});
         TopoSwitch s;
         s.where = origin(doc, e, ep);
-        s.id = e["id"] ? static_cast<int>(doc.integer(e["id"], ep + ".id")) : static_cast<int>(i);
+        s.id = e["id"] ? doc.integer(e["id"], ep + ".id", 0, kMaxIndex) : static_cast<int>(i);
         if (e["id"]) s.where = origin(doc, e["id"], ep + ".id");
-        s.ports = e["ports"] ? static_cast<int>(doc.integer(e["ports"], ep + ".ports")) : def_ports;
+        s.ports = e["ports"] ? doc.integer(e["ports"], ep + ".ports", 0, kMaxIndex) : def_ports;
         s.where_ports = e["ports"] ? origin(doc, e["ports"], ep + ".ports") : s.where;
         if (e["params"]) s.params = read_params(e["params"], doc, ep + ".params", {"switch", "fc"});
         t.switches.push_back(s);
@@ -143,10 +144,10 @@ Topology load_topology(const YAML::Node& map, const YamlDoc& doc, const std::str
           doc.check_keys(e, ep, {"id", "switch", "port", "params"});
           if (!e["switch"]) doc.fail(e, ep, "missing key 'switch'");
           if (!e["port"]) doc.fail(e, ep, "missing key 'port'");
-          n.id = e["id"] ? static_cast<int>(doc.integer(e["id"], ep + ".id")) : static_cast<int>(i);
+          n.id = e["id"] ? doc.integer(e["id"], ep + ".id", 0, kMaxIndex) : static_cast<int>(i);
           if (e["id"]) n.where = origin(doc, e["id"], ep + ".id");
-          n.sw = static_cast<int>(doc.integer(e["switch"], ep + ".switch"));
-          n.port = static_cast<int>(doc.integer(e["port"], ep + ".port"));
+          n.sw = doc.integer(e["switch"], ep + ".switch", 0, kMaxIndex);
+          n.port = doc.integer(e["port"], ep + ".port", 0, kMaxIndex);
           n.where_sw = origin(doc, e["switch"], ep + ".switch");
           n.where_port = origin(doc, e["port"], ep + ".port");
           if (e["params"]) n.params = read_params(e["params"], doc, ep + ".params", {"link"});
@@ -180,7 +181,7 @@ Topology load_topology(const YAML::Node& map, const YamlDoc& doc, const std::str
   if (map["name"]) t.name = doc.string(map["name"], P + "name");
   if (map["description"]) t.description = doc.string(map["description"], P + "description");
   if (map["root"]) {
-    t.root = static_cast<int>(doc.integer(map["root"], P + "root"));
+    t.root = doc.integer(map["root"], P + "root", 0, kMaxIndex);
     t.where_root = origin(doc, map["root"], P + "root");
     if (t.root < 0 || t.root >= static_cast<int>(t.switches.size()))
       doc.fail(map["root"], P + "root", fmt::format("root switch {} does not exist (switches are 0..{})", t.root, t.switches.size() - 1));

@@ -2,10 +2,13 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "platform/core/error.hpp"
+#include "platform/core/io.hpp"
 #include "platform/core/params.hpp"
+#include "platform/core/utf8.hpp"
 
 namespace sanvp {
 
@@ -19,25 +22,64 @@ const char* kind(const YAML::Node& n) {
     default: return "an undefined value";
   }
 }
+
+// yaml-cpp keeps both entries of a repeated key and map["k"] silently returns the first: a
+// duplicate is an error naming both lines.
+void check_duplicates(const YAML::Node& n, const std::string& name) {
+  if (n.IsSequence()) {
+    for (const auto& e : n) check_duplicates(e, name);
+    return;
+  }
+  if (!n.IsMap()) return;
+  std::map<std::string, YAML::Mark> seen;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    const YAML::Mark m = it->first.Mark();
+    if (it->first.IsScalar()) {
+      const auto [prev, fresh] = seen.emplace(it->first.Scalar(), m);
+      if (!fresh)
+        throw UserError(fmt::format("{}:{}:{}: {}: duplicate key (first given at line {})", name, m.line + 1, m.column + 1,
+                                    it->first.Scalar(), prev->second.line + 1));
+    }
+    check_duplicates(it->second, name);
+  }
+}
+
+// YAML is UTF-8 text, and every scalar may end up in a JSON report (which must be UTF-8): a key
+// or value with invalid bytes is an error at its position.
+void check_utf8(const YAML::Node& n, const std::string& name) {
+  if (n.IsScalar()) {
+    const std::size_t at = utf8_error_at(n.Scalar());
+    if (at != std::string::npos)
+      throw UserError(fmt::format("{}:{}:{}: invalid UTF-8 (byte 0x{:02x} at offset {} of this value); YAML files are UTF-8 text", name,
+                                  n.Mark().line + 1, n.Mark().column + 1, static_cast<unsigned char>(n.Scalar()[at]), at));
+  } else if (n.IsSequence()) {
+    for (const auto& e : n) check_utf8(e, name);
+  } else if (n.IsMap()) {
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      check_utf8(it->first, name);
+      check_utf8(it->second, name);
+    }
+  }
+}
+
 }  // namespace
 
 YAML::Node YamlDoc::load_file(const std::string& file) {
-  try {
-    return YAML::LoadFile(file);
-  } catch (const YAML::BadFile&) {
-    throw UserError(fmt::format("{}: cannot open file", file));
-  } catch (const YAML::ParserException& e) {
-    throw UserError(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
+  return load_string(read_file_limited(file, ""), file);
 }
 
 YAML::Node YamlDoc::load_string(const std::string& text, const std::string& name) {
+  YAML::Node n;
   try {
-    return YAML::Load(text);
+    n = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw UserError(fmt::format("{}:{}:{}: YAML syntax error: {}", name, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
+  check_utf8(n, name);
+  check_duplicates(n, name);
+  return n;
 }
+
 
 std::string YamlDoc::where(const YAML::Node& n) const {
   if (!n.IsDefined()) return file_;
@@ -79,23 +121,25 @@ std::string YamlDoc::string(const YAML::Node& n, const std::string& path) const 
 std::int64_t YamlDoc::integer(const YAML::Node& n, const std::string& path) const {
   const std::string s = string(n, path);
   try {
-    std::size_t used = 0;
-    long long v = std::stoll(s, &used, 10);
-    if (used == s.size()) return v;
-  } catch (const std::exception&) {
+    return parse_int(s, path);
+  } catch (const UserError&) {
   }
   fail(n, path, fmt::format("expected an integer, got '{}'", s));
+}
+
+int YamlDoc::integer(const YAML::Node& n, const std::string& path, int lo, int hi) const {
+  const std::int64_t v = integer(n, path);
+  if (v < lo || v > hi) fail(n, path, fmt::format("{} is outside {}..{}", yaml_text(n), lo, hi));
+  return static_cast<int>(v);
 }
 
 double YamlDoc::real(const YAML::Node& n, const std::string& path) const {
   const std::string s = string(n, path);
   try {
-    std::size_t used = 0;
-    double v = std::stod(s, &used);
-    if (used == s.size() && std::isfinite(v)) return v;
-  } catch (const std::exception&) {
+    return parse_real(s, path);
+  } catch (const UserError&) {
   }
-  fail(n, path, fmt::format("expected a number, got '{}'", s));
+  fail(n, path, fmt::format("expected a finite number, got '{}'", s));
 }
 
 bool YamlDoc::boolean(const YAML::Node& n, const std::string& path) const {

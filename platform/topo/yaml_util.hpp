@@ -13,7 +13,8 @@ namespace sanvp {
 
 class YamlDoc {
  public:
-  // Parses `file`; syntax errors become UserError with the parser's position.
+  // Parses `file` (read through read_file_limited: no folders, devices or huge files); syntax
+  // errors and duplicate keys become UserError with positions.
   static YAML::Node load_file(const std::string& file);
   static YAML::Node load_string(const std::string& text, const std::string& name);
 
@@ -31,6 +32,8 @@ class YamlDoc {
   void require_seq(const YAML::Node& n, const std::string& path) const;
 
   std::int64_t integer(const YAML::Node& n, const std::string& path) const;
+  // An integer in [lo, hi]; the error states the range. For values kept in an int.
+  int integer(const YAML::Node& n, const std::string& path, int lo, int hi) const;
   double real(const YAML::Node& n, const std::string& path) const;
   bool boolean(const YAML::Node& n, const std::string& path) const;
   std::string string(const YAML::Node& n, const std::string& path) const;  // any scalar
