@@ -1,4 +1,3 @@
-#include "platform/core/sim_time.hpp"
 #include "platform/clint/experiment.hpp"
 
 #include <chrono>
@@ -16,6 +15,7 @@
 namespace sanvp::clint {
 
 namespace {
+Time now_ps() { return static_cast<Time>(sc_core::sc_time_stamp().value()); }
 
 struct Instance {
   ExperimentPoint point;
