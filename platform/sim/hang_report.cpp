@@ -52,7 +52,9 @@ HangReport analyze_hang(Network& net, Time now) {
   rep.json["worms"] = nlohmann::json::array();
   std::map<std::uint32_t, std::uint32_t> waits_for;  // packet -> packet holding what its head wants
   std::map<std::uint32_t, std::string> wait_text;
-  for (auto& [pkt, locs] : by_pkt) {
+  for (auto& entry : by_pkt) {
+    const auto pkt = entry.first;
+    auto& locs = entry.second;  // not a structured binding: lambdas below capture it (clang, C++17)
     const PacketRecord& r = pt[pkt];
     // Order the worm's hops source to destination: a hop is downstream of another when the
     // other's output leads to its input.
