@@ -3,7 +3,6 @@
 // experiments on random irregular networks, written as CSV and JSON.
 #include <fmt/format.h>
 
-#include <fstream>
 
 #include "hw/barrier/barrier_unit_tl.hpp"
 #include "platform/barrier/btin_report.hpp"
@@ -11,6 +10,7 @@
 #include "platform/barrier/flit_run.hpp"
 #include "platform/cli/commands.hpp"
 #include "platform/core/error.hpp"
+#include "platform/core/io.hpp"
 
 namespace {
 
@@ -33,10 +33,26 @@ sanvp::ParamValues params_from(const std::vector<std::string>& sets) {
   return pv;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream o(path, std::ios::binary);
-  if (!o) throw sanvp::UserError(fmt::format("cannot write '{}'", path));
-  o << text;
+void write_file(const std::string& path, const std::string& text, const char* what) {
+  sanvp::write_file_checked(path, text, what);
+}
+
+// Counts of 0 would run nothing (or, for registers, a different experiment) without a word.
+void check_counts(const Options& o, bool flit) {
+  auto at_least_1 = [](const char* opt, int v) {
+    if (v < 1) throw sanvp::UserError(fmt::format("{}: {} must be at least 1", opt, v));
+  };
+  if (flit) {
+    at_least_1("--groups", o.flit.groups);
+    for (int s : o.flit_sizes) at_least_1("--sizes", s);
+    if (!o.flit_json.empty()) sanvp::check_output_path(o.flit_json, "--json");
+    return;
+  }
+  at_least_1("--registers", o.exp.registers);
+  at_least_1("--runs", o.exp.runs);
+  for (int s : o.sizes) at_least_1("--sizes", s);
+  if (!o.json.empty()) sanvp::check_output_path(o.json, "--json");
+  if (!o.csv.empty()) sanvp::check_output_path(o.csv, "--csv");
 }
 
 sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
@@ -51,7 +67,7 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
   exp->add_option("--f", c.f, "connectivity f")->capture_default_str();
   exp->add_option("--sizes", opt->sizes, "group sizes (default 2,4,...,256 up to the node count)")->delimiter(',');
   exp->add_option("--runs", c.runs, "runs per group size (a new network and group each)")->capture_default_str();
-  exp->add_option("--seed", c.seed, "seed: run r uses network seed+r")->capture_default_str();
+  sanvp::add_seed_option(exp, c.seed, "seed: run r uses network seed+r")->capture_default_str();
   exp->add_option("--registers", c.registers, "barrier registers per switch")->capture_default_str();
   exp->add_option("--set", opt->sets, "override a parameter: key=value (btin.t_s, btin.t_p, btin.t_r, btin.t_root)");
   exp->add_option("--csv", opt->csv, "write one row per run to this CSV file");
@@ -64,7 +80,7 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
   flit->add_option("--f", fc.f, "connectivity f")->capture_default_str();
   flit->add_option("--sizes", opt->flit_sizes, "group sizes (default 2,16,64,256)")->delimiter(',');
   flit->add_option("--groups", fc.groups, "groups per size")->capture_default_str();
-  flit->add_option("--seed", fc.seed, "network seed")->capture_default_str();
+  sanvp::add_seed_option(flit, fc.seed, "network seed")->capture_default_str();
   flit->add_option("--set", opt->sets, "override a parameter: key=value (link.*, switch.*, barrier.*, btin.t_s)");
   flit->add_option("--json", opt->flit_json, "write the samples to this JSON file");
   flit->add_flag("--setup-once", [opt](std::int64_t) { opt->flit.every_member = false; },
@@ -73,13 +89,16 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
     (void)g_barrier_params;
     sanvp::ParamValues pv = params_from(opt->sets);
     const auto lat = sanvp::barrier::LatencyParams::from_params(pv, "");
+    if (flit->parsed() || exp->parsed()) check_counts(*opt, flit->parsed());
     if (flit->parsed()) {
       auto fc = opt->flit;
       if (!opt->flit_sizes.empty()) fc.sizes = opt->flit_sizes;
       const auto r = sanvp::barrier::run_flit_barriers(pv, fc);
       fmt::print("{}", sanvp::barrier::flit_table(fc, r));
-      if (!opt->flit_json.empty()) write_file(opt->flit_json, sanvp::barrier::flit_json(fc, r).dump(1) + "\n");
-      return r.errors.empty() ? 0 : 1;
+      if (!opt->flit_json.empty()) write_file(opt->flit_json, sanvp::barrier::flit_json(fc, r).dump(1) + "\n", "--json");
+      // A failed run is a simulation failure: its errors on stderr, exit 3 (the table keeps them too).
+      for (const auto& e : r.errors) fmt::print(stderr, "error: {}\n", e);
+      return r.errors.empty() ? 0 : sanvp::kExitSimError;
     }
     if (!exp->parsed()) {
       fmt::print("{}", sanvp::barrier::btin_example_report(lat));
@@ -95,13 +114,13 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
     }
     const auto r = sanvp::barrier::run_experiment(c);
     // A refused configuration still gets its JSON (with "error"), so a script can tabulate it.
-    if (!opt->json.empty()) write_file(opt->json, sanvp::barrier::experiment_json(r).dump(1) + "\n");
+    if (!opt->json.empty()) write_file(opt->json, sanvp::barrier::experiment_json(r).dump(1) + "\n", "--json");
     if (!r.config_error.empty()) {
       fmt::print(stderr, "error: {}\n", r.config_error);
       return sanvp::kExitUserError;
     }
     fmt::print("{}", sanvp::barrier::experiment_table(r));
-    if (!opt->csv.empty()) write_file(opt->csv, sanvp::barrier::experiment_csv(r));
+    if (!opt->csv.empty()) write_file(opt->csv, sanvp::barrier::experiment_csv(r), "--csv");
     return 0;
   };
 }};

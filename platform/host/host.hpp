@@ -28,7 +28,8 @@ struct HostConfig {
 class Host {
  public:
   static inline const ParamRegistrar params{{
-      {"host", "memory", ParamType::Int, "bytes", "268435456", "host memory size (sparse: only touched pages are allocated)"},
+      {"host", "memory", ParamType::Int, "bytes", "268435456", "host memory size (sparse: only touched pages are allocated)", 2 << 20,
+       1ll << 40},
       {"host", "call", ParamType::Time, "ns", "100ns", "software cost of one driver call (post, completion handling)"},
       {"host", "poll", ParamType::Time, "ns", "50ns", "period of the host's completion-queue polling loop"},
       {"host", "irq", ParamType::Time, "ns", "5us", "interrupt latency: from the NIC raising a host interrupt to the waiting thread running"},

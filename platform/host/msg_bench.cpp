@@ -119,10 +119,41 @@ std::vector<std::uint32_t> default_msg_sizes() {
   return {4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576};
 }
 
+namespace {
+
+// Messages streamed per size in the bandwidth test (about 4 MiB, at least 4).
+int stream_count(std::uint32_t s) { return static_cast<int>(std::clamp<std::uint64_t>((4ull << 20) / s, 4, msg::kRqEntries)); }
+
+// Host memory the receiving host (n1) allocates: two ping-pong buffers of the largest size, and
+// for streaming a receive buffer per message of every size (the bump allocator never frees),
+// plus the driver's queues. Checked before the run: with 64 MiB messages the allocation that
+// fails would come after minutes of simulation.
+std::uint64_t needed_host_memory(const MsgBenchOptions& opt) {
+  auto aligned = [](std::uint64_t b) { return (b + 63) & ~std::uint64_t{63}; };
+  const std::uint64_t max_size = *std::max_element(opt.sizes.begin(), opt.sizes.end());
+  std::uint64_t need = (1u << 20) + aligned(max_size) * (opt.pingpong ? 2 : 1);
+  if (opt.bandwidth) {
+    need += 64;
+    for (auto s : opt.sizes) need += static_cast<std::uint64_t>(stream_count(s)) * aligned(s);
+  }
+  return need;
+}
+
+}  // namespace
+
 MsgBenchResult run_msg_bench(ParamValues& pv, const fw::Image& image, const MsgBenchOptions& opt) {
   if (opt.sizes.empty()) throw UserError("no message sizes");
   for (auto s : opt.sizes)
     if (s == 0 || s > (64u << 20)) throw UserError(fmt::format("message size {} is outside 1..64 MiB", s));
+  for (const char* h : {"n0.host", "n1.host"}) {
+    const auto mem = static_cast<std::uint64_t>(pv.integer(h, "host", "memory"));
+    if (needed_host_memory(opt) > mem)
+      throw UserError(fmt::format("--sizes: these message sizes need {} MiB of host memory on {} (two ping-pong buffers of the "
+                                  "largest size, at least 4 streaming buffers per size), host.memory is {} MiB: raise it, e.g. "
+                                  "--set host.memory={}, or use --only pingpong",
+                                  (needed_host_memory(opt) + (1u << 20) - 1) >> 20, h, mem >> 20,
+                                  (needed_host_memory(opt) + (64u << 20) - 1) / (64u << 20) * (64u << 20)));
+  }
   NicNetworkSpec spec;
   spec.hosts = 2;
   spec.switches = opt.switches;
@@ -195,7 +226,7 @@ MsgBenchResult run_msg_bench(ParamValues& pv, const fw::Image& image, const MsgB
   bool done0 = false, done1 = false;
   const std::uint32_t max_size = *std::max_element(opt.sizes.begin(), opt.sizes.end());
   auto iters_for = [&](std::uint32_t s) { return opt.iterations > 0 ? opt.iterations : s <= 4096 ? 8 : s <= 65536 ? 4 : 2; };
-  auto count_for = [&](std::uint32_t s) { return static_cast<int>(std::clamp<std::uint64_t>((4ull << 20) / s, 4, msg::kRqEntries)); };
+  auto count_for = [&](std::uint32_t s) { return stream_count(s); };
 
   // Host 0: ping side, and the sender of the bandwidth runs.
   net.host(0).spawn("app", [&] {

@@ -7,6 +7,7 @@
 
 #include "platform/cli/commands.hpp"
 #include "platform/core/error.hpp"
+#include "platform/core/io.hpp"
 #include "platform/host/msg_bench.hpp"
 
 namespace sanvp::host {
@@ -18,6 +19,7 @@ struct Opts {
   std::string sizes;
   std::uint32_t mtu = 4096;
   int iterations = 0;
+  bool iterations_given = false;
   std::string only;
   std::vector<std::string> sets;
   std::string report = "msg_report.json", vcd, trace, window, timeline;
@@ -65,11 +67,12 @@ int run() {
   m.fw_profile = o.fw_profile;
   if (o.switches < 1 || o.switches > 64) throw UserError(fmt::format("--switches: {} is outside 1..64", o.switches));
   if (!o.window.empty()) {
-    const auto c = o.window.find(':');
-    if (c == std::string::npos) throw UserError("--trace-window: expected FROM:TO");
-    m.trace_from = parse_time(o.window.substr(0, c), "--trace-window");
-    m.trace_to = c + 1 < o.window.size() ? parse_time(o.window.substr(c + 1), "--trace-window") : kNever;
+    const TimeWindow w = parse_time_window(o.window, "--trace-window");
+    m.trace_from = w.from;
+    m.trace_to = w.to;
   }
+  // 0 would silently mean "the default by size".
+  if (o.iterations_given && o.iterations < 1) throw UserError(fmt::format("--iterations: {} must be at least 1", o.iterations));
   if (o.only == "pingpong") m.bandwidth = false;
   else if (o.only == "bandwidth") m.pingpong = false;
   else if (!o.only.empty()) throw UserError(fmt::format("--only: '{}' (pingpong or bandwidth)", o.only));
@@ -82,14 +85,12 @@ int run() {
       pos = comma == std::string::npos ? o.sizes.size() : comma + 1;
     }
   }
+  for (const auto& [path, what] : {std::pair{o.report, "--report"}, {o.vcd, "--vcd"}, {o.timeline, "--timeline"}, {o.fw_trace_file, "--fw-trace-file"}})
+    if (!path.empty()) check_output_path(path, what);
   const fw::Image im = fw::Image::load(o.image);
   MsgBenchResult r = run_msg_bench(pv, im, m);
   std::cout << r.table;
-  if (r.exit_code == 0 || r.report.contains("error")) {
-    std::ofstream f(o.report);
-    if (!f) throw UserError(fmt::format("--report: cannot create '{}'", o.report));
-    f << r.report.dump(2) << "\n";
-  }
+  if (r.exit_code == 0 || r.report.contains("error")) write_file_checked(o.report, r.report.dump(2) + "\n", "--report");
   return r.exit_code;
 }
 
@@ -97,9 +98,10 @@ const CommandRegistrar reg{"msg", [](CLI::App& app) -> CommandRun {
   auto* c = app.add_subcommand("msg", "ping-pong latency and bandwidth between two hosts with LANai-like NICs (messaging firmware)");
   auto& o = opts();
   c->add_option("--switches", o.switches, "switches in the chain between the two hosts (default 1)");
-  c->add_option("--sizes", o.sizes, "message sizes, e.g. 4,64,1K,1M (default 4 B .. 1 MiB)");
+  c->add_option("--sizes", o.sizes, "message sizes up to 64M, e.g. 4,64,1K,1M (default 4 B .. 1 MiB; above 16M raise host.memory)");
   c->add_option("--mtu", o.mtu, "fragment payload bytes (default 4096; GRIM used 48K = 49152)");
-  c->add_option("--iterations", o.iterations, "ping-pong round trips per size (default: 8, 4 or 2 by size)");
+  c->add_option("--iterations", o.iterations, "ping-pong round trips per size (default: 8, 4 or 2 by size)")
+      ->each([](const std::string&) { opts().iterations_given = true; });
   c->add_option("--only", o.only, "pingpong or bandwidth (default both)");
   c->add_option("--image", o.image, "firmware image (default: the built messaging firmware)");
   c->add_option("--set", o.sets, "parameter override key=value (repeatable; see sanvp params)");
@@ -108,7 +110,7 @@ const CommandRegistrar reg{"msg", [](CLI::App& app) -> CommandRun {
   c->add_option("--trace", o.trace, "modules to trace, e.g. 'n0*,sw0*'");
   c->add_option("--trace-window", o.window, "time window FROM:TO of the waves");
   c->add_option("--timeline", o.timeline, "write the per-message timeline (JSON events)");
-  c->add_option("--seed", o.seed, "random seed (default 1)");
+  add_seed_option(c, o.seed, "random seed (default 1)");
   c->add_option("--fw-trace", o.fw_trace_node, "instruction trace of node N's firmware (time, pc, symbol, disassembly, register writes)");
   c->add_option("--fw-trace-file", o.fw_trace_file, "write the instruction trace here (default stderr)");
   c->add_flag("--fw-profile", o.fw_profile, "print a flat per-function firmware profile of each NIC");

@@ -9,12 +9,14 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <fcntl.h>
 
 #include "platform/cli/commands.hpp"
 #include "platform/core/error.hpp"
+#include "platform/core/io.hpp"
 #include "platform/core/time.hpp"
 #include "platform/sweep/sweep_plan.hpp"
 #include "platform/topo/scenario.hpp"
@@ -72,7 +74,7 @@ const CommandRegistrar reg_sweep{"sweep", [](CLI::App& app) -> CommandRun {
   cmd->add_option("--set", a->sets, "fixed override for every point: key=value");
   cmd->add_option("--jobs,-j", a->jobs, "simulations run at once")->capture_default_str();
   cmd->add_option("--out,-o", a->out, "output folder (default: sweep-<scenario name>)");
-  cmd->add_option("--seed", a->seed, "seed for every point (default: the scenario's)");
+  add_seed_option(cmd, a->seed, "seed for every point (default: the scenario's)");
   return [a, cmd]() -> int {
     a->seed_given = cmd->count("--seed") > 0;
     if (a->jobs < 1) throw UserError("--jobs must be at least 1");
@@ -89,7 +91,11 @@ const CommandRegistrar reg_sweep{"sweep", [](CLI::App& app) -> CommandRun {
       scenario_run_spec(s);
       if (a->out.empty()) a->out = "sweep-" + s.name;
     }
-    fs::create_directories(a->out);
+    std::error_code dir_ec;
+    fs::create_directories(a->out, dir_ec);
+    if (!fs::is_directory(a->out, dir_ec))
+      throw UserError(fmt::format("--out: cannot create the folder '{}'{}", a->out, dir_ec ? ": " + dir_ec.message() : ""));
+    check_output_path(a->out + "/sweep.csv", "--out");
     const std::string exe = self_exe();
     fmt::print(stderr, "sweep: {} points of {} with {} job(s) into {}/\n", points.size(), a->file, a->jobs, a->out);
 
@@ -131,8 +137,7 @@ const CommandRegistrar reg_sweep{"sweep", [](CLI::App& app) -> CommandRun {
     }
 
     // Merge.
-    std::ofstream csv(a->out + "/sweep.csv");
-    if (!csv) throw UserError(fmt::format("sweep: cannot create '{}/sweep.csv'", a->out));
+    std::ostringstream csv;  // written whole at the end (write_file_checked)
     csv << "point";
     for (const auto& ax : axes) csv << "," << csv_cell(ax.key);
     csv << ",exit_code,status,packets_created,packets_delivered,latency_mean_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,"
@@ -178,7 +183,8 @@ const CommandRegistrar reg_sweep{"sweep", [](CLI::App& app) -> CommandRun {
                                   {"results", res}});
       if (exit_codes[i] != 0) worst = worst == kExitUserError || exit_codes[i] == kExitUserError ? kExitUserError : kExitSimError;
     }
-    std::ofstream(a->out + "/sweep.json") << merged.dump(2) << "\n";
+    write_file_checked(a->out + "/sweep.csv", csv.str(), "sweep");
+    write_file_checked(a->out + "/sweep.json", merged.dump(2) + "\n", "sweep");
     fmt::print("sweep: {} points, {} ok; results: {}/sweep.csv and {}/sweep.json\n", points.size(),
                std::count(exit_codes.begin(), exit_codes.end(), 0), a->out, a->out);
     fmt::print("plot:  /usr/bin/python3 scripts/plot_sweep.py {}/sweep.csv\n", a->out);

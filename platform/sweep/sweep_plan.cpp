@@ -15,6 +15,7 @@ std::pair<double, std::string> number_unit(const std::string& s, const std::stri
   try { v = std::stod(s, &used); } catch (const std::exception&) {
     throw UserError(fmt::format("--vary '{}': '{}' is not a number", spec, s));
   }
+  if (!std::isfinite(v)) throw UserError(fmt::format("--vary '{}': '{}' is not a finite number", spec, s));
   return {v, s.substr(used)};
 }
 bool integral(double v) { return std::abs(v - std::round(v)) < 1e-9; }
@@ -49,8 +50,10 @@ SweepAxis parse_vary(const std::string& spec) {
     if (!u->empty() && *u != u1) throw UserError(fmt::format("--vary '{}': start, stop and step must use one unit", spec));
   if (!(step > 0)) throw UserError(fmt::format("--vary '{}': step must be greater than 0", spec));
   if (stop < start) throw UserError(fmt::format("--vary '{}': stop is below start", spec));
-  const long n = static_cast<long>(std::floor((stop - start) / step + 1e-6)) + 1;
-  if (n > 10000) throw UserError(fmt::format("--vary '{}': {} points is too many (limit 10000)", spec, n));
+  // Counted in double first: a huge range over a tiny step must not overflow the cast.
+  const double count = std::floor((stop - start) / step + 1e-6) + 1;
+  if (!(count <= 10000)) throw UserError(fmt::format("--vary '{}': {:.6g} points is too many (limit 10000)", spec, count));
+  const long n = static_cast<long>(count);
   const bool ints = integral(start) && integral(step);
   for (long i = 0; i < n; ++i) {
     const double v = start + static_cast<double>(i) * step;

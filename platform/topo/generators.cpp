@@ -13,6 +13,9 @@ namespace sanvp {
 
 namespace {
 
+constexpr int kMaxIrregularSwitches = 10000;
+constexpr int kMaxMeshSwitches = 65536;
+
 struct ArgSpec { const char* name; const char* def; const char* meaning; };
 struct GenSpec { const char* type; std::vector<ArgSpec> args; const char* meaning; };
 
@@ -25,10 +28,10 @@ const std::vector<GenSpec>& specs() {
         {"fanout", "<ports-1>", "children per non-root switch"}, {"root_fanout", "<min(ports,fanout+1)>", "children of the root"}},
        "FBS: tree of k-port switches, one uplink per switch"},
       {"irregular",
-       {{"switches", "75", "switches q"}, {"nodes", "256", "nodes p"}, {"ports", "8", "ports per switch k"},
+       {{"switches", "75", "switches q (1..10000)"}, {"nodes", "256", "nodes p"}, {"ports", "8", "ports per switch k"},
         {"f", "0.75", "connectivity: connected ports / all ports"}, {"seed", "1", "random seed"}},
        "BTIN: random connected irregular network"},
-      {"mesh", {{"rows", "4", "rows"}, {"cols", "4", "columns"}, {"ports", "8", "switch ports"}, {"nodes", "1", "nodes per switch"}},
+      {"mesh", {{"rows", "4", "rows"}, {"cols", "4", "columns (rows x cols <= 65536)"}, {"ports", "8", "switch ports"}, {"nodes", "1", "nodes per switch"}},
        "2-D mesh of switches"},
       {"tdma-a", {{"ports", "8", "switch ports"}}, "TDMA Appendix A network A: 2 switches, 4 nodes, one trunk"},
       {"tdma-b", {{"ports", "8", "switch ports"}}, "TDMA Appendix A network B: 2 switches, 4 nodes, two trunks"},
@@ -139,7 +142,9 @@ void gen_tree(Topology& t, const GenRequest& r, const Args& a) {
 }
 
 void gen_irregular(Topology& t, const GenRequest& r, const Args& a) {
-  const int q = static_cast<int>(a.integer("switches", 75, 1, 100000));
+  // The generator is quadratic in the switch count (10000 switches: ~11 s; 100000: hours), so
+  // larger networks are refused up front rather than left running without a word.
+  const int q = static_cast<int>(a.integer("switches", 75, 1, kMaxIrregularSwitches));
   const int p = static_cast<int>(a.integer("nodes", 256, 0, 1000000));
   const int k = static_cast<int>(a.integer("ports", 8, 2, 64));
   const double f = a.real("f", 0.75);
@@ -220,6 +225,8 @@ void gen_irregular(Topology& t, const GenRequest& r, const Args& a) {
 void gen_mesh(Topology& t, const GenRequest& r, const Args& a) {
   const int rows = static_cast<int>(a.integer("rows", 4, 1, 1024));
   const int cols = static_cast<int>(a.integer("cols", 4, 1, 1024));
+  if (rows * cols > kMaxMeshSwitches)
+    a.bad("cols", fmt::format("a {}x{} mesh has {} switches (limit {})", rows, cols, rows * cols, kMaxMeshSwitches));
   const int k = static_cast<int>(a.integer("ports", 8, 2, 64));
   const int n = static_cast<int>(a.integer("nodes", 1, 0, 64));
   if (n + 4 > k) a.bad("nodes", fmt::format("{} nodes plus 4 mesh links need {} ports, a switch has {}", n, n + 4, k));

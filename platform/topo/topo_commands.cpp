@@ -1,11 +1,11 @@
 // `sanvp topo gen|check|show` and `sanvp routes`: generate, validate and inspect topologies and
 // their up*/down* routes. Both accept a topology file or a scenario file.
 #include <fmt/format.h>
-#include <fstream>
 #include <memory>
 
 #include "platform/cli/commands.hpp"
 #include "platform/core/error.hpp"
+#include "platform/core/io.hpp"
 #include "platform/topo/deadlock.hpp"
 #include "platform/topo/generators.hpp"
 #include "platform/topo/routing.hpp"
@@ -27,11 +27,9 @@ Scenario load_any(const std::string& file) {
   return s;
 }
 
-void write_out(const std::string& path, const std::string& text) {
+void write_out(const std::string& path, const std::string& text, const char* what) {
   if (path.empty() || path == "-") { fmt::print("{}", text); return; }
-  std::ofstream f(path);
-  if (!f) throw UserError(fmt::format("cannot create '{}'", path));
-  f << text;
+  write_file_checked(path, text, what);
 }
 
 struct TopoArgs {
@@ -63,8 +61,9 @@ const CommandRegistrar reg_topo{"topo", [](CLI::App& app) -> CommandRun {
         if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("sanvp topo gen: '{}' is not key=value", kv));
         r.args[kv.substr(0, eq)] = GenArg{kv.substr(eq + 1), Origin{"sanvp topo gen", kv.substr(0, eq)}};
       }
+      if (!a->out.empty() && a->out != "-") check_output_path(a->out, "--output");
       Topology t = generate_topology(r);
-      write_out(a->out, t.to_yaml());
+      write_out(a->out, t.to_yaml(), "--output");
       if (!a->out.empty() && a->out != "-") fmt::print("{}written: {}\n", t.summary(), a->out);
       return 0;
     }
@@ -101,7 +100,7 @@ const CommandRegistrar reg_topo{"topo", [](CLI::App& app) -> CommandRun {
         fmt::print("sw{:<6} {:>5} {}\n", sw, u.level[sw], line);
       }
       if (!a->dot.empty()) {
-        write_out(a->dot, s.topo.to_dot());
+        write_out(a->dot, s.topo.to_dot(), "--dot");
         if (a->dot != "-") fmt::print("graphviz: {} (render: dot -Tpng {} -o topo.png)\n", a->dot, a->dot);
       }
       return 0;
