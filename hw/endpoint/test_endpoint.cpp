@@ -5,16 +5,9 @@
 
 #include "hw/barrier/wire_format.hpp"
 #include "platform/core/error.hpp"
+#include "platform/core/sim_time.hpp"
 
 namespace sanvp {
-
-namespace {
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
-inline sc_core::sc_time delay_to(Time t) {
-  const Time now = now_ps();
-  return sc_core::sc_time::from_value(t > now ? t - now : 0);
-}
-}  // namespace
 
 TrafficConfig TrafficConfig::from_params(ParamValues& pv, const std::string& path) {
   // Range errors say where the value was set: "scen.yaml:9:9: traffic.load: ..." (file origins
@@ -71,20 +64,25 @@ double TrafficConfig::mean_payload() const {
 TestEndpoint::TestEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, std::uint64_t seed,
                            const FlowControlConfig& rx_fc)
     : sc_module(name), id_(id), table_(table), rng_(seed, std::string(this->name()) + ".traffic"), fc_("in", rx_fc) {
-  fc_.set_head_listener([this](Time arrival) { drain_ev_.notify(delay_to(std::max(arrival, pause_end(arrival)))); });
+  fc_.set_head_listener([this](Time arrival) { drain_ev_.at(std::max(arrival, pause_end(arrival))); });
   SC_METHOD(transmit);
-  sensitive << xmit_ev_;
+  sensitive << xmit_ev_.event();
   dont_initialize();
   SC_METHOD(generate);
   sensitive << gen_ev_;
   dont_initialize();
   SC_METHOD(drain);
-  sensitive << drain_ev_;
+  sensitive << drain_ev_.event();
   dont_initialize();
 }
 
 void TestEndpoint::attach_output(LinkChannel* ch) {
-  tx_.attach(ch, [this](Time eff) { xmit_ev_.notify(delay_to(eff)); });
+  tx_.attach(ch, [this](Time eff) { xmit_ev_.at(eff); });
+  tx_.set_work([this]() -> LinkTransmitter::Work {  // for the work-conservation monitor
+    if (cur_) return {out_.created, out_.id};
+    if (!queue_.empty()) return {queue_.front().created, queue_.front().id};
+    return {};
+  });
 }
 
 std::uint32_t TestEndpoint::inject(int dst, std::uint32_t payload, Time when) {
@@ -107,7 +105,8 @@ std::uint32_t TestEndpoint::inject_route(int dst, std::vector<std::uint8_t> rout
   r.created = when;
   std::uint32_t id = table_.add(r);
   queue_.push_back(Outgoing{id, std::move(route), {}, when});
-  xmit_ev_.notify(delay_to(when));
+  xmit_ev_.at(when);
+  tx_.work_at(when);
   return id;
 }
 
@@ -187,7 +186,8 @@ void TestEndpoint::inject_raw(std::vector<std::uint8_t> bytes, Time when) {
   if (bytes.empty()) throw UserError(fmt::format("{}: empty raw packet", name()));
   if (when < now_ps()) throw UserError(fmt::format("{}: packet injected at {}, in the past", name(), format_time(when)));
   queue_.push_back(Outgoing{kNoPacket, {}, std::move(bytes), when});
-  xmit_ev_.notify(delay_to(when));
+  xmit_ev_.at(when);
+  tx_.work_at(when);
 }
 
 std::uint32_t TestEndpoint::Outgoing::wire_len(const PacketTable& t) const {
@@ -208,6 +208,7 @@ std::uint8_t TestEndpoint::flit_byte(std::uint32_t j) {
 }
 
 void TestEndpoint::transmit() {
+  xmit_ev_.fired();
   const Time now = now_ps();
   // Lookahead: a STOP not received yet leaves its flow controller at `now` or later and acts
   // ld + 2*fc after that, so every flit that departs before now + ld can be sent in this
@@ -218,7 +219,7 @@ void TestEndpoint::transmit() {
       if (queue_.empty()) return;
       const Time created = queue_.front().created;
       if (std::max(created, tx_.next_slot(created)) > now && std::max(created, tx_.next_slot(created)) >= horizon) {
-        xmit_ev_.notify(delay_to(std::max(created, tx_.next_slot(created))));
+        xmit_ev_.at(std::max(created, tx_.next_slot(created)));
         return;
       }
       out_ = std::move(queue_.front());
@@ -228,9 +229,9 @@ void TestEndpoint::transmit() {
       crc_ = 0;
     }
     const Time t = std::max(now, tx_.next_slot(out_.created));
-    if (t > now && t >= horizon) { xmit_ev_.notify(delay_to(t)); return; }
+    if (t > now && t >= horizon) { xmit_ev_.at(t); return; }
     if (tx_.stopped(t)) {
-      if (t > now) { xmit_ev_.notify(delay_to(t)); return; }  // meet the STOP at its instant
+      if (t > now) { xmit_ev_.at(t); return; }  // meet the STOP at its instant
       if (!was_stopped_) {
         was_stopped_ = true;
         stop_began_ = now;
@@ -272,6 +273,7 @@ void TestEndpoint::receive(const Flit& f, Time arrival) {
 }
 
 void TestEndpoint::drain() {
+  drain_ev_.fired();
   const Time now = now_ps();
   if (fc_.empty()) return;
   // A paused sink drains its backlog at the link's rate once it resumes.
@@ -280,12 +282,12 @@ void TestEndpoint::drain() {
   Time t = h.arrival;
   if (last_consume_ != kNever) t = std::max(t, last_consume_ + cp);
   t = pause_end(t);
-  if (now < t) { drain_ev_.notify(delay_to(t)); return; }
+  if (now < t) { drain_ev_.at(t); return; }
   Flit f = h.flit;
   fc_.pop(now);
   last_consume_ = now;
   consume(f, now);
-  if (!fc_.empty()) drain_ev_.notify(delay_to(now + cp));
+  if (!fc_.empty()) drain_ev_.at(now + cp);
 }
 
 void TestEndpoint::consume(const Flit& f, Time at) {

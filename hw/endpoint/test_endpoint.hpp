@@ -14,6 +14,7 @@
 #include "hw/link/transmitter.hpp"
 #include "hw/switch/flow_controller.hpp"
 #include "platform/core/rng.hpp"
+#include "platform/core/wakeup.hpp"
 
 namespace sanvp {
 
@@ -90,6 +91,12 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   void set_stall_observer(std::function<void(Time)> fn) { stall_observer_ = std::move(fn); }
   const Stats& stats() const { return stats_; }
   std::size_t queued() const { return queue_.size() + (cur_ ? 1 : 0); }
+  // Ids of the packets waiting in the source queue (raw packets excluded).
+  std::vector<std::uint32_t> queued_packets() const {
+    std::vector<std::uint32_t> v;
+    for (const auto& o : queue_) if (o.id != kNoPacket) v.push_back(o.id);
+    return v;
+  }
   // The packet the source is transmitting (-1: none) and how many of its flits have left.
   std::int64_t sending_packet() const { return cur_ ? static_cast<std::int64_t>(out_.id) : -1; }
   std::uint32_t sending_flits() const { return cur_ ? pos_ : 0; }
@@ -126,7 +133,8 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   bool was_stopped_ = false;
   Time stop_began_ = 0;
   std::uint32_t next_seq_ = 0;
-  sc_core::sc_event xmit_ev_, gen_ev_, drain_ev_;
+  Wakeup xmit_ev_, drain_ev_;  // several causes each (platform/core/wakeup.hpp)
+  sc_core::sc_event gen_ev_;   // one cause: the generator's own next arrival
   TrafficConfig traffic_;
   int nodes_ = 0;
   bool traffic_on_ = false;

@@ -19,6 +19,8 @@ struct LinkTiming {
   Time cp = 6250;       // character period: time to put one flit on the link
 };
 
+class LinkTransmitter;
+
 class LinkChannel {
  public:
   // Parameters (scope "link"): ld and cp may be set per link with "<link path>.ld".
@@ -29,6 +31,9 @@ class LinkChannel {
 
   LinkChannel(std::string path, LinkTiming t) : path_(std::move(path)), timing_(t) {}
   void bind(FlitReceiver* rx, ControlReceiver* tx) { rx_ = rx; tx_ = tx; }
+  // The LinkTransmitter that sends on this channel (set when it attaches), for monitors.
+  void set_transmitter(LinkTransmitter* t) { transmitter_ = t; }
+  LinkTransmitter* transmitter() const { return transmitter_; }
   bool connected() const { return rx_ != nullptr; }
   const std::string& path() const { return path_; }
   const LinkTiming& timing() const { return timing_; }
@@ -59,6 +64,7 @@ class LinkChannel {
   LinkTiming timing_;
   FlitReceiver* rx_ = nullptr;
   ControlReceiver* tx_ = nullptr;
+  LinkTransmitter* transmitter_ = nullptr;
   std::function<void(const Flit&, Time)> observer_;
   std::uint64_t flits_ = 0, controls_ = 0;
   Tracer::Handle data_sig_ = Tracer::kOff, kind_sig_ = Tracer::kOff, stopgo_sig_ = Tracer::kOff,

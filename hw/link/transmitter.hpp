@@ -2,9 +2,15 @@
 // obeys STOP/GO: a flit may start at time t only if the last STOP/GO transition effective at or
 // before t was GO. Transitions arrive ahead of their effective time (link + flow-controller
 // delay), so they are queued and applied lazily.
+//
+// For the work-conservation monitor (platform/sim/fabric_monitor.hpp) the owner describes its
+// pending work (`set_work`) and reports when a flit becomes ready (`work_at`); departures and GO
+// report themselves. None of this costs anything when no watcher is attached.
 #pragma once
 #include <deque>
+#include <cstdint>
 #include <functional>
+#include <utility>
 
 #include "hw/link/link.hpp"
 
@@ -12,8 +18,27 @@ namespace sanvp {
 
 class LinkTransmitter : public ControlReceiver {
  public:
+  // The flit the owner wants to send next: ready (not counting the character period or STOP)
+  // at `ready`, kNever if there is none.
+  struct Work { Time ready = kNever; std::uint32_t packet = 0; };
+  // Sees every moment at which this transmitter should be examined.
+  class Watcher {
+   public:
+    virtual ~Watcher() = default;
+    virtual void poke(LinkTransmitter& tx, Time at) = 0;
+  };
+
   LinkTransmitter() = default;
-  void attach(LinkChannel* ch, std::function<void(Time)> wake) { ch_ = ch; wake_ = std::move(wake); }
+  void attach(LinkChannel* ch, std::function<void(Time)> wake) {
+    ch_ = ch;
+    wake_ = std::move(wake);
+    if (ch_) ch_->set_transmitter(this);
+  }
+  void set_work(std::function<Work()> fn) { work_ = std::move(fn); }
+  Work work() const { return work_ ? work_() : Work{}; }
+  void set_watcher(Watcher* w) { watcher_ = w; }
+  // Owner: a flit becomes ready to leave at `t`.
+  void work_at(Time t) { if (watcher_) watcher_->poke(*this, t); }
   LinkChannel* channel() const { return ch_; }
   bool connected() const { return ch_ != nullptr && ch_->connected(); }
 
@@ -25,30 +50,46 @@ class LinkTransmitter : public ControlReceiver {
   // True if STOP is in force at `now` (applies every transition effective at or before now).
   bool stopped(Time now) {
     while (!pending_.empty() && pending_.front().second <= now) {
+      if (stopped_ != pending_.front().first) since_ = pending_.front().second;
       stopped_ = pending_.front().first;
       pending_.pop_front();
     }
     return stopped_;
   }
-  // Same question without applying the transitions (for reports).
-  bool stopped_at(Time now) const {
+  // Same question without applying the transitions (for reports and the monitor).
+  bool stopped_at(Time now) const { return state_at(now).first; }
+  // (STOP in force at now, since when the current STOP or GO has been in force; 0 = always).
+  std::pair<bool, Time> state_at(Time now) const {
     bool st = stopped_;
-    for (const auto& [stop, eff] : pending_) if (eff <= now) st = stop;
-    return st;
+    Time since = since_;
+    for (const auto& [stop, eff] : pending_) {
+      if (eff > now) break;
+      if (stop != st) since = eff;
+      st = stop;
+    }
+    return {st, since};
   }
-  void send(const Flit& f, Time now) { last_ = now; ch_->send(f, now); }
+  void send(const Flit& f, Time now) {
+    last_ = now;
+    ch_->send(f, now);
+    if (watcher_) watcher_->poke(*this, now + ch_->timing().cp);  // the next flit is due then
+  }
   Time last_departure() const { return last_; }
 
   void control(bool stop, Time effective) override {
     pending_.emplace_back(stop, effective);
     if (!stop && wake_) wake_(effective);
+    if (!stop && watcher_) watcher_->poke(*this, effective);
   }
 
  private:
   LinkChannel* ch_ = nullptr;
   std::function<void(Time)> wake_;
+  std::function<Work()> work_;
+  Watcher* watcher_ = nullptr;
   std::deque<std::pair<bool, Time>> pending_;
   bool stopped_ = false;
+  Time since_ = 0;  // effective time of the last applied STOP/GO change
   Time last_ = kNever;
 };
 

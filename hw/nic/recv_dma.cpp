@@ -9,9 +9,9 @@ namespace r = map::nic;
 
 RecvDma::RecvDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, const FlowControlConfig& fc)
     : sc_module(name), sram_(sram), raise_(std::move(raise)), fc_("in", fc) {
-  fc_.set_head_listener([this](Time arrival) { drain_ev_.notify(delay_to(arrival)); });
+  fc_.set_head_listener([this](Time arrival) { drain_ev_.at(arrival); });
   SC_METHOD(drain);
-  sensitive << drain_ev_;
+  sensitive << drain_ev_.event();
   dont_initialize();
   SC_METHOD(complete);
   sensitive << done_ev_;
@@ -60,7 +60,7 @@ bool RecvDma::reg_write(std::uint32_t off, std::uint32_t v) {
 void RecvDma::kick() {
   if (blocked_) {
     blocked_ = false;
-    drain_ev_.notify(sc_core::SC_ZERO_TIME);
+    drain_ev_.now();
   }
 }
 
@@ -114,13 +114,14 @@ bool RecvDma::start_packet(Time at) {
 }
 
 void RecvDma::drain() {
+  drain_ev_.fired();
   const Time now = now_ps();
   while (!fc_.empty() && !blocked_) {
     const auto& h = fc_.head();
     const Time cp = fc_.upstream() ? fc_.upstream()->timing().cp : 0;
     Time t = h.arrival;
     if (last_consume_ != kNever) t = std::max(t, last_consume_ + cp);
-    if (now < t) { drain_ev_.notify(delay_to(t)); return; }
+    if (now < t) { drain_ev_.at(t); return; }
     if (h.flit.head && state_ == State::Idle && !start_packet(now)) return;
     const Flit f = h.flit;
     fc_.pop(now);

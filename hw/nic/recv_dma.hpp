@@ -15,6 +15,7 @@
 #include "hw/nic/nic_regs.hpp"
 #include "hw/nic/sram.hpp"
 #include "hw/switch/flow_controller.hpp"
+#include "platform/core/wakeup.hpp"
 
 namespace sanvp::nic {
 
@@ -61,7 +62,8 @@ class RecvDma : public sc_core::sc_module, public RegisterWindow, public FlitRec
   std::uint8_t pending_ = 0, crc_ = 0;
   Time first_ = 0, last_consume_ = kNever;
   std::deque<Done> done_;
-  sc_core::sc_event drain_ev_, done_ev_;
+  Wakeup drain_ev_;            // several causes (platform/core/wakeup.hpp)
+  sc_core::sc_event done_ev_;  // re-armed from the time-ordered done_ queue
   Observer observer_;
   Stats stats_;
   Tracer::Handle state_sig_ = Tracer::kOff;

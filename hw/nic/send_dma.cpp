@@ -10,7 +10,7 @@ namespace r = map::nic;
 SendDma::SendDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, std::uint32_t packet_id_base)
     : sc_module(name), sram_(sram), raise_(std::move(raise)), packet_id_base_(packet_id_base) {
   SC_METHOD(transmit);
-  sensitive << xmit_ev_;
+  sensitive << xmit_ev_.event();
   dont_initialize();
   SC_METHOD(edges);
   sensitive << edge_ev_;
@@ -26,7 +26,11 @@ void SendDma::declare_traces() {
 }
 
 void SendDma::attach_output(LinkChannel* ch) {
-  tx_.attach(ch, [this](Time eff) { xmit_ev_.notify(delay_to(eff)); });
+  tx_.attach(ch, [this](Time eff) { xmit_ev_.at(eff); });
+  tx_.set_work([this]() -> LinkTransmitter::Work {  // for the work-conservation monitor
+    if (!busy_ || pos_ > cur_len_) return {};
+    return {started_, packet_id_base_ + seq_};
+  });
 }
 
 void SendDma::control(bool stop, Time effective) {
@@ -86,14 +90,17 @@ bool SendDma::reg_write(std::uint32_t off, std::uint32_t v) {
       crc_ = 0;
       corrupt_now_ = corrupt_armed_;
       corrupt_armed_ = false;
-      if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, now_ps(), 1);
-      xmit_ev_.notify(sc_core::SC_ZERO_TIME);
+      started_ = now_ps();
+      if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, started_, 1);
+      xmit_ev_.now();
+      tx_.work_at(started_);
       return true;
     default: return false;
   }
 }
 
 void SendDma::transmit() {
+  xmit_ev_.fired();
   if (!busy_) return;
   const Time now = now_ps();
   // Same lookahead as the test endpoint: a STOP not yet received cannot act before now + ld,
@@ -102,9 +109,9 @@ void SendDma::transmit() {
   const std::uint32_t wire = cur_len_ + 1;  // + CRC
   while (pos_ < wire) {
     const Time t = std::max(now, tx_.next_slot(now));
-    if (t > now && t >= horizon) { xmit_ev_.notify(delay_to(t)); return; }
+    if (t > now && t >= horizon) { xmit_ev_.at(t); return; }
     if (tx_.stopped(t)) {
-      if (t > now) { xmit_ev_.notify(delay_to(t)); return; }
+      if (t > now) { xmit_ev_.at(t); return; }
       if (!was_stopped_) { was_stopped_ = true; stop_began_ = now; }
       return;  // GO wakes us
     }

@@ -13,6 +13,7 @@
 #include "hw/nic/irq.hpp"
 #include "hw/nic/nic_regs.hpp"
 #include "hw/nic/sram.hpp"
+#include "platform/core/wakeup.hpp"
 
 namespace sanvp::nic {
 
@@ -54,6 +55,7 @@ class SendDma : public sc_core::sc_module, public RegisterWindow, public Control
   std::uint32_t cur_addr_ = 0, cur_len_ = 0, cur_route_ = 0, pos_ = 0;
   std::uint8_t crc_ = 0;
   Time first_ = 0, last_ = 0;
+  Time started_ = 0;  // when the current packet was started
   bool was_stopped_ = false;
   Time stop_began_ = 0;
   std::uint32_t packet_id_base_, seq_ = 0;
@@ -61,7 +63,8 @@ class SendDma : public sc_core::sc_module, public RegisterWindow, public Control
   std::uint32_t corrupt_index_ = 0;
   std::uint8_t corrupt_mask_ = 0;
   std::deque<std::pair<Time, bool>> edges_;
-  sc_core::sc_event xmit_ev_, edge_ev_, done_ev_;
+  Wakeup xmit_ev_;                   // several causes (platform/core/wakeup.hpp)
+  sc_core::sc_event edge_ev_, done_ev_;  // re-armed from their own time-ordered queues
   Observer observer_;
   Stats stats_;
   Tracer::Handle state_sig_ = Tracer::kOff;

@@ -62,6 +62,8 @@ class FlowController : public sc_core::sc_module {
   void push(const Flit& f, Time arrival);
   bool empty() const { return buf_.empty(); }
   const Entry& head() const { return buf_.front(); }
+  // Every flit in the buffer or on the wire to it (arrival > now), oldest first.
+  const std::deque<Entry>& entries() const { return buf_; }
   void pop(Time now);
   int occupancy(Time now) const;
   bool stopping() const { return stop_sent_; }

@@ -7,16 +7,9 @@
 #include "hw/barrier/wire_format.hpp"
 #include "platform/core/error.hpp"
 #include "platform/core/log.hpp"
+#include "platform/core/sim_time.hpp"
 
 namespace sanvp {
-
-namespace {
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
-inline sc_core::sc_time delay_to(Time t) {
-  const Time now = now_ps();
-  return sc_core::sc_time::from_value(t > now ? t - now : 0);
-}
-}  // namespace
 
 SwitchConfig SwitchConfig::from_params(ParamValues& pv, const std::string& path, int ports) {
   SwitchConfig c;
@@ -41,29 +34,49 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
       : sc_module(n), sw(sw), idx(index), in("in", sw.cfg_.fc) {
     in.set_head_listener([this](Time arrival) { on_new_head(arrival); });
     tx.attach(nullptr, {});
+    tx.set_work([this] { return pending_work(); });
+    // Every process sleeps on a Wakeup: several causes ask for wake-ups at different times
+    // (platform/core/wakeup.hpp), and none may be lost.
     SC_METHOD(route);
-    sensitive << route_ev;
+    sensitive << route_ev.event();
     dont_initialize();
     SC_METHOD(transmit);
-    sensitive << xmit_ev;
+    sensitive << xmit_ev.event();
     dont_initialize();
     SC_METHOD(barrier_ready);
-    sensitive << barrier_ev;
+    sensitive << barrier_ev.event();
     dont_initialize();
   }
 
-  void barrier_ready() { sw.barrier_request(idx); }
+  void barrier_ready() {
+    barrier_ev.fired();
+    sw.barrier_request(idx);
+  }
 
   // FlitReceiver: flits leaving the upstream sender.
   void receive(const Flit& f, Time arrival) override { in.push(f, arrival); }
 
   void on_new_head(Time arrival) {
-    if (state == In::Idle || state == In::Collecting) route_ev.notify(delay_to(arrival));
-    else if (state == In::Forwarding) sw.ports_[out]->xmit_ev.notify(delay_to(arrival));
+    if (state == In::Idle || state == In::Collecting) route_ev.at(arrival);
+    else if (state == In::Forwarding) {
+      sw.ports_[out]->xmit_ev.at(arrival);
+      sw.ports_[out]->tx.work_at(arrival);
+    }
+  }
+
+  // Output side, for the work-conservation monitor: the flit this output should send next.
+  LinkTransmitter::Work pending_work() const {
+    const int src = sw.crossbar_.input_of(idx);
+    if (src < 0) return {};
+    if (src == sw.barrier_input()) return {sw.crossbar_.at_output(grant_time), kNoPacket};
+    const FlowController& b = sw.ports_[static_cast<std::size_t>(src)]->in;
+    if (b.empty()) return {};
+    return {sw.crossbar_.at_output(std::max(b.head().arrival, grant_time)), b.head().flit.packet};
   }
 
   // Input side: route the worm at the buffer head rd after it got there.
   void route() {
+    route_ev.fired();
     if (state == In::Collecting) { collect(); return; }
     if (state != In::Idle || in.empty()) return;
     const Time now = now_ps();
@@ -77,7 +90,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
     }
     const Time at_head = std::max(h.arrival, free_since);
     const Time decided = at_head + sw.cfg_.rd;
-    if (now < decided) { route_ev.notify(delay_to(decided)); return; }
+    if (now < decided) { route_ev.at(decided); return; }
     if (!h.flit.head)
       throw SimError(fmt::format("{}: flit of packet {} at buffer head is not a worm header", name(), h.flit.packet));
     const int port = h.flit.data;
@@ -97,7 +110,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
     const Time now = now_ps();
     while (!in.empty()) {
       const auto& h = in.head();
-      if (h.arrival > now) { route_ev.notify(delay_to(h.arrival)); return; }
+      if (h.arrival > now) { route_ev.at(h.arrival); return; }
       const Flit f = h.flit;
       in.pop(now);
       collected.push_back(f.data);
@@ -105,7 +118,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
         state = In::Idle;
         free_since = now;
         sw.barrier_packet(idx, collected, now);
-        if (!in.empty()) route_ev.notify(sc_core::SC_ZERO_TIME);
+        if (!in.empty()) route_ev.now();
         return;
       }
     }
@@ -130,7 +143,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
       }
     }
     const Time t = tx.next_slot(sw.crossbar_.at_output(grant_time));
-    if (now < t) { xmit_ev.notify(delay_to(t)); return; }
+    if (now < t) { xmit_ev.at(t); return; }
     if (tx.stopped(now)) return;
     Flit f;
     f.packet = kNoPacket;
@@ -139,7 +152,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
     f.tail = bpos + 1 == bsending.size();
     tx.send(f, now);
     ++bpos;
-    if (!f.tail) { xmit_ev.notify(delay_to(now + tx.channel()->timing().cp)); return; }
+    if (!f.tail) { xmit_ev.at(now + tx.channel()->timing().cp); return; }
     bsending.clear();
     bpos = 0;
     breq = false;
@@ -152,6 +165,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
 
   // Output side: send the next flit of the granted worm.
   void transmit() {
+    xmit_ev.fired();
     const int src = sw.crossbar_.input_of(idx);
     if (src < 0) return;
     if (src == sw.barrier_input()) { transmit_barrier(); return; }
@@ -160,7 +174,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
     const Time now = now_ps();
     const auto& e = ip.in.head();
     const Time t = tx.next_slot(sw.crossbar_.at_output(std::max(e.arrival, grant_time)));
-    if (now < t) { xmit_ev.notify(delay_to(t)); return; }
+    if (now < t) { xmit_ev.at(t); return; }
     if (tx.stopped(now)) return;  // woken by GO
     Flit f = e.flit;
     f.head = first;  // after the route byte is stripped, the next flit heads the worm here
@@ -170,7 +184,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
     if (f.tail) {
       sw.on_tail_sent(src, idx, now);
     } else {
-      xmit_ev.notify(delay_to(now + tx.channel()->timing().cp));
+      xmit_ev.at(now + tx.channel()->timing().cp);
     }
   }
 
@@ -178,7 +192,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
   int idx;
   FlowController in;
   LinkTransmitter tx;
-  sc_core::sc_event route_ev, xmit_ev;
+  Wakeup route_ev, xmit_ev;
   In state = In::Idle;
   int out = -1;
   std::uint32_t packet = 0;   // input side: the worm being routed or forwarded
@@ -188,7 +202,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
   std::vector<std::uint8_t> bsending;                 // output side: barrier packet on the wire
   std::size_t bpos = 0;
   bool breq = false;                                  // barrier unit requested this output
-  sc_core::sc_event barrier_ev;                       // a unit message becomes ready for this output
+  Wakeup barrier_ev;                                  // a unit message becomes ready for this output
   Time free_since = 0;        // when the previous worm's tail left this input
   Time grant_time = 0;        // output side: when the current worm was granted this output
   Tracer::Handle owner_sig = Tracer::kOff;
@@ -198,7 +212,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchConfig& cfg)
     : sc_module(name), cfg_(cfg), arbiter_(check_ports(cfg.ports, this->name()) + 1, cfg.ports),
       crossbar_(cfg.ports, cfg.sd), barrier_(cfg.ports, cfg.barrier) {
   for (int p = 0; p < cfg.ports; ++p) ports_.push_back(std::make_unique<Port>(fmt::format("p{}", p).c_str(), *this, p));
-  barrier_.set_output_ready([this](int port, Time at) { ports_[static_cast<std::size_t>(port)]->barrier_ev.notify(delay_to(at)); });
+  barrier_.set_output_ready([this](int port, Time at) { ports_[static_cast<std::size_t>(port)]->barrier_ev.at(at); });
   SC_METHOD(arbitrate_proc);
   sensitive << arbitrate_ev_;
   dont_initialize();
@@ -253,7 +267,7 @@ void Switch::barrier_packet(int port, const std::vector<std::uint8_t>& bytes, Ti
 
 void Switch::attach_output(int port, LinkChannel* ch) {
   Port& p = *ports_.at(port);
-  p.tx.attach(ch, [&p](Time eff) { p.xmit_ev.notify(delay_to(eff)); });
+  p.tx.attach(ch, [&p](Time eff) { p.xmit_ev.at(eff); });
 }
 void Switch::attach_input(int port, LinkChannel* ch) { ports_.at(port)->in.set_upstream(ch); }
 bool Switch::port_connected(int port) const { return ports_.at(port)->tx.connected(); }
@@ -280,7 +294,7 @@ void Switch::on_tail_sent(int in, int out, Time now) {
   ip.state = Port::In::Idle;
   ip.out = -1;
   ip.free_since = now;
-  ip.route_ev.notify(sc_core::SC_ZERO_TIME);
+  ip.route_ev.now();
   if (ports_[out]->owner_sig != Tracer::kOff) Tracer::global().change(ports_[out]->owner_sig, now, 0);
   arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -295,7 +309,8 @@ void Switch::arbitrate_proc() {
     op.first = true;
     if (op.owner_sig != Tracer::kOff) Tracer::global().change(op.owner_sig, now, static_cast<std::uint64_t>(in + 1));
     if (grant_observer_) grant_observer_(now, in, out);
-    op.xmit_ev.notify(sc_core::SC_ZERO_TIME);
+    op.xmit_ev.now();
+    op.tx.work_at(now);
   });
 }
 

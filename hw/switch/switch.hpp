@@ -29,6 +29,7 @@
 #include "hw/switch/crossbar.hpp"
 #include "hw/switch/flow_controller.hpp"
 #include "hw/switch/router_arbiter.hpp"
+#include "platform/core/wakeup.hpp"
 
 namespace sanvp {
 

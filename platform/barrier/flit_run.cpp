@@ -1,3 +1,4 @@
+#include "platform/core/sim_time.hpp"
 #include "platform/barrier/flit_run.hpp"
 
 #include <fmt/format.h>
@@ -17,7 +18,6 @@
 namespace sanvp::barrier {
 
 namespace {
-Time now_ps() { return sc_core::sc_time_stamp().value(); }
 }  // namespace
 
 void build_updown_network(Network& net, const Topology& topo, ParamValues& pv) {

@@ -1,3 +1,4 @@
+#include "platform/core/sim_time.hpp"
 #include "platform/barrier/host_barrier.hpp"
 
 #include <fmt/format.h>
@@ -11,7 +12,6 @@
 namespace sanvp::barrier {
 
 namespace {
-Time now_ps() { return sc_core::sc_time_stamp().value(); }
 sc_core::sc_time after(Time t) { return sc_core::sc_time::from_value(t); }
 }  // namespace
 

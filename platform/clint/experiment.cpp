@@ -1,3 +1,4 @@
+#include "platform/core/sim_time.hpp"
 #include "platform/clint/experiment.hpp"
 
 #include <chrono>
@@ -15,7 +16,6 @@
 namespace sanvp::clint {
 
 namespace {
-Time now_ps() { return static_cast<Time>(sc_core::sc_time_stamp().value()); }
 
 struct Instance {
   ExperimentPoint point;

@@ -1,3 +1,4 @@
+#include "platform/core/sim_time.hpp"
 #include "platform/host/host_apps.hpp"
 
 #include <algorithm>
@@ -11,7 +12,6 @@ namespace sanvp::host {
 
 namespace {
 
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
 
 constexpr std::uint64_t kMaxSize = 64ull << 20;
 

@@ -1,3 +1,4 @@
+#include "platform/core/sim_time.hpp"
 #include "platform/host/nic_nodes.hpp"
 
 #include <algorithm>
@@ -15,7 +16,6 @@ namespace sanvp::host {
 
 namespace {
 
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
 
 bool has_route_table(const fw::Image& image) {
   bool t = false, n = false;

@@ -121,6 +121,10 @@ void Network::build() {
          fmt::format("sw{}.p{}.in", t.sw_a, t.port_a));
   }
   routes_.assign(static_cast<std::size_t>(nodes()), std::vector<std::vector<std::uint8_t>>(static_cast<std::size_t>(nodes())));
+  if (check_) {
+    monitor_ = std::make_unique<FabricMonitor>("monitor");
+    monitor_->watch(*this);
+  }
   built_ = true;
 }
 

@@ -12,6 +12,7 @@
 #include "hw/endpoint/packet.hpp"
 #include "hw/endpoint/test_endpoint.hpp"
 #include "hw/switch/switch.hpp"
+#include "platform/sim/fabric_monitor.hpp"
 
 namespace sanvp {
 
@@ -37,6 +38,10 @@ class Network {
   void set_external(int node, ExternalNode ext);  // before build()
   bool is_external(int node) const { return node < static_cast<int>(external_.size()) && external_[node].input; }
   void connect(int sw_a, int port_a, int sw_b, int port_b);
+  // The work-conservation monitor (fabric_monitor.hpp) watches every link transmitter from
+  // build() on. On by default (every test); `sanvp run` turns it on with --check only.
+  void set_check(bool on) { check_ = on; }
+  FabricMonitor* monitor() { return monitor_.get(); }
   // Elaborates: creates SystemC modules and links, validates flow control against link timing.
   void build();
   // Shortest-path source routes (BFS over switches, lowest port first). Deadlock-free on trees
@@ -82,6 +87,8 @@ class Network {
   std::vector<LinkChannel*> node_out_;
   std::vector<std::vector<std::vector<std::uint8_t>>> routes_;
   PacketTable packets_;
+  bool check_ = true;
+  std::unique_ptr<FabricMonitor> monitor_;
   bool built_ = false;
 };
 

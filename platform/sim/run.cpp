@@ -1,3 +1,4 @@
+#include "platform/core/sim_time.hpp"
 #include "platform/sim/run.hpp"
 
 #include <algorithm>
@@ -7,8 +8,8 @@
 #include <systemc>
 
 #include "platform/core/error.hpp"
-#include "platform/core/log.hpp"
 #include "platform/core/io.hpp"
+#include "platform/core/log.hpp"
 #include "platform/core/trace.hpp"
 #include "platform/sim/hang_report.hpp"
 
@@ -16,7 +17,6 @@ namespace sanvp {
 
 namespace {
 
-Time now_ps() { return sc_core::sc_time_stamp().value(); }
 
 nlohmann::json latency_stats(std::vector<Time> v) {
   nlohmann::json j;
@@ -48,6 +48,13 @@ nlohmann::json latency_stats(std::vector<Time> v) {
   return j;
 }
 
+// Packets neither delivered nor corrupt at the end, and where each is (the first 100 listed).
+nlohmann::json in_flight_json(const std::vector<FabricMonitor::InFlight>& v) {
+  nlohmann::json list = nlohmann::json::array();
+  for (std::size_t i = 0; i < v.size() && i < 100; ++i) list.push_back({{"packet", v[i].packet}, {"where", v[i].where}});
+  return {{"count", v.size()}, {"packets", list}};
+}
+
 std::string fmt_ps(double ps) { return fmt::format("{:.3f}us", ps / 1e6); }
 
 }  // namespace
@@ -67,6 +74,7 @@ RunSpec default_scenario(ParamValues& pv) {
 RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& spec) {
   const auto wall0 = std::chrono::steady_clock::now();
   Network net(pv, opt.seed);
+  net.set_check(opt.check);
   spec.topology(net);
   // Agents (hosts with NICs) hold SystemC processes that the kernel keeps referring to; like the
   // network's modules they must outlive the run, so they are released to the process (never
@@ -89,7 +97,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   if (!opt.vcd.empty()) {
     tr.configure(opt.trace, opt.trace_from, opt.trace_to);
     if (!tr.open(opt.vcd)) throw UserError(fmt::format("--vcd: cannot create '{}'", opt.vcd));
-    tr.set_now_fn(&now_ps);
+    tr.set_now_fn(&sanvp::now_ps);
     net.declare_traces();
     if (agents) agents->declare_traces();
   }
@@ -120,14 +128,14 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
     Time target = now < duration ? duration : end_limit;
     if (pending) target = limit;  // steps are watchdog/4 anyway; the limit is met exactly
     const Time step = std::max<Time>(1, std::min(watchdog / 4 ? watchdog / 4 : 1, target > now ? target - now : 1));
-    if (agents) {
-      try {
-        sc_core::sc_start(sc_core::sc_time::from_value(step));
-      } catch (const std::exception& e) {  // an error inside a host application or the NIC model
-        fault = e.what();
-      }
-    } else {
+    try {
       sc_core::sc_start(sc_core::sc_time::from_value(step));
+      if (opt.check) net.monitor()->sweep();
+    } catch (const SimError& e) {  // a model error or a failed check: reported with the run's state
+      fault = e.what();
+    } catch (const std::exception& e) {  // an error inside a host application or the NIC model
+      if (!agents) throw;
+      fault = e.what();
     }
     tr.flush(now_ps());
     const Time t = now_ps();
@@ -162,11 +170,14 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   if (res.status != RunStatus::Completed) end = stopped;
   tr.close(end);
   static const char* const kStatus[] = {"completed", "not-drained", "hung", "fault", "limit"};
-  const char* status_text = kStatus[static_cast<int>(res.status)];
+  // Without agents a stop on an exception is a model error or a failed check, not a firmware fault.
+  const char* status_text = res.status == RunStatus::Fault && !agents ? "error" : kStatus[static_cast<int>(res.status)];
   log::info("simulation stopped at {}: {}", format_time(stopped), status_text);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
   if (spec.on_finish) spec.on_finish(net);
+  // Every packet delivered, corrupt, or somewhere in the network (a lost one throws).
+  const std::vector<FabricMonitor::InFlight> flying_now = FabricMonitor::account(net, stopped);
 
   // Statistics
   std::vector<Time> lat, net_lat;
@@ -199,6 +210,8 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   r["latency"] = latency_stats(lat);
   r["network_latency"] = latency_stats(net_lat);
   r["flit_hops"] = net.flit_hops();
+  r["in_flight"] = in_flight_json(flying_now);
+  if (opt.check) r["check"] = {{"work_conservation", "passed"}, {"checks", net.monitor()->checks()}};
   nlohmann::json links = nlohmann::json::array();
   for (const auto& c : net.channels()) {
     const double util = end ? static_cast<double>(c->flits()) * static_cast<double>(c->timing().cp) / static_cast<double>(end) : 0.0;
@@ -226,8 +239,8 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
       agents_state = agents->describe();
       r["nic_state"] = agents_state;
     }
-    if (!fault.empty()) r["fault"] = fault;
   }
+  if (!fault.empty()) r[agents ? "fault" : "error"] = fault;
   rep["results"] = r;
 
   if (!opt.report.empty()) write_file_checked(opt.report, rep.dump(2) + "\n", "--report");  // whole or not at all
@@ -267,7 +280,8 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
     if (!opt.vcd.empty()) fmt::print("waves: {}\n", opt.vcd);
   }
   if (res.status == RunStatus::Fault) {
-    fmt::print(stderr, "error: firmware fault at {}: {}\n{}", format_time(stopped), fault, agents_state);
+    if (agents) fmt::print(stderr, "error: firmware fault at {}: {}\n{}", format_time(stopped), fault, agents_state);
+    else fmt::print(stderr, "error: {}\n", fault);
     res.exit_code = kExitSimError;
   } else if (res.status == RunStatus::Limit) {
     fmt::print(stderr, "error: host applications had not finished at sim.limit={}\n{}", format_time(limit), agents_state);

@@ -20,6 +20,7 @@ struct RunOptions {
   std::string trace;                 // module patterns, empty = all
   Time trace_from = 0, trace_to = kNever;
   bool print_summary = true;
+  bool check = false;                // work-conservation monitor (fabric_monitor.hpp)
 };
 
 // Nodes driven by something other than test traffic: hosts with NICs running firmware and host

@@ -19,7 +19,6 @@ using namespace sanvp::barrier;
 
 namespace {
 
-Time now_ps() { return sc_core::sc_time_stamp().value(); }
 
 // A network of `nodes` test endpoints on random 8-port switches (f = 0.75), up*/down* routes.
 struct Bench {

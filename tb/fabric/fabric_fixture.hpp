@@ -2,6 +2,7 @@
 #pragma once
 #include <systemc>
 
+#include "platform/core/sim_time.hpp"
 #include "platform/sim/network.hpp"
 
 namespace sanvp::test {
@@ -30,7 +31,7 @@ inline void build_chain(Network& net, int p) {
   net.compute_shortest_routes();
 }
 
-inline Time now_ps() { return sc_core::sc_time_stamp().value(); }
+using sanvp::now_ps;
 inline void run_for(Time t) { sc_core::sc_start(sc_core::sc_time::from_value(t)); }
 
 }  // namespace sanvp::test
