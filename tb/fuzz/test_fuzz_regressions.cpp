@@ -10,6 +10,7 @@
 #include "platform/core/params.hpp"
 #include "platform/core/utf8.hpp"
 #include "platform/topo/scenario.hpp"
+#include "platform/topo/topo_loader.hpp"
 #include "platform/topo/yaml_util.hpp"
 
 using namespace sanvp;
@@ -63,4 +64,26 @@ TEST_CASE("a scenario --set override that is not UTF-8 is refused") {
   const std::string e = error_of([&] { load_scenario(file, {"name=caf\xe9"}, pv); });
   std::remove(file.c_str());
   REQUIRE(e == "--set: 'name=caf\xe9' is not valid UTF-8 text");
+}
+
+// fuzz_topology: Topology::to_yaml wrote names and per-element string values unquoted (and the
+// description quoted without escapes), so `topo gen -o` / `topo show` output could read back
+// differently ("name: 'x\n" gave the name "x " and wrote `name: x `) or not at all.
+TEST_CASE("to_yaml output reads back to the same topology") {
+  auto load = [](const std::string& text) {
+    const YAML::Node root = YamlDoc::load_string(text, "t.yaml");
+    return load_topology(root, YamlDoc("t.yaml"), "");
+  };
+  const Topology t = load(
+      "name: 'bs-tree \"x\" # y: z '\n"
+      "description: \"a \\\"quoted\\\" \\\\ back\\tslash\"\n"
+      "switches: [{id: 0, ports: 4, params: {arbiter: 'round robin: #1'}}]\n"
+      "nodes: ['0:0', '0:1']\n");
+  REQUIRE(t.name == "bs-tree \"x\" # y: z ");
+  const Topology again = load(t.to_yaml());
+  REQUIRE(again.name == t.name);
+  REQUIRE(again.description == "a \"quoted\" \\ back\tslash");
+  REQUIRE(again.switches[0].params.at("arbiter") == "round robin: #1");
+  REQUIRE(again.to_yaml() == t.to_yaml());
+  REQUIRE(load("name: null-model\nswitches: 1\n").to_yaml().rfind("name: null-model\n", 0) == 0);  // plain stays plain
 }
