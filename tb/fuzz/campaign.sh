@@ -15,6 +15,6 @@ cd "$work"
 rc=0
 "$exe" -max_total_time="$secs" -jobs=1 -workers=1 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
   -print_final_stats=1 -artifact_prefix="$work/" corpus > driver.log 2>&1 || rc=$?
-grep -E "^#[0-9]+ +DONE|^stat::|ERROR|SUMMARY|Test unit" fuzz-0.log | tail -12
+grep -aE "DONE|^stat::|ERROR|SUMMARY|Test unit" fuzz-0.log | tail -12
 echo "corpus files: $(ls corpus | wc -l); crash/timeout/oom inputs: $(ls | grep -cE '^(crash|timeout|oom|leak)-' || true)"
 exit $rc
