@@ -25,7 +25,7 @@ std::vector<CommandEntry>& command_registry();
 inline std::string check_seed(const std::string& v) {
   const std::string max = "18446744073709551615";
   if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
-    return "must be a non-negative integer, got '" + v + "'";
+    return "must be a non-negative integer, got " + v;
   const std::string d = v.substr(std::min(v.find_first_not_of('0'), v.size()));
   if (d.size() > max.size() || (d.size() == max.size() && d > max)) return "'" + v + "' is above the largest seed " + max;
   return {};

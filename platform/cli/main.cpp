@@ -150,6 +150,9 @@ int sc_main(int argc, char* argv[]) {
   } catch (const SimError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitSimError;
+  } catch (const IoError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return kExitSimError;
   } catch (const sc_core::sc_report& e) {
     fmt::print(stderr, "error: {}\n", e.get_msg());
     return kExitSimError;

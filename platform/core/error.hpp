@@ -17,10 +17,11 @@ class SimError : public std::runtime_error {
 };
 
 // An output that could not be written during or after a run (disk full, I/O error): exit code
-// 3 like any run that could not complete; a bad output path is a UserError, found before.
-class IoError : public SimError {
+// 3 like any run that could not complete; a bad output path is a UserError, found before. Not a
+// SimError: a run loop that reports model errors with the run's state must not swallow it.
+class IoError : public std::runtime_error {
  public:
-  using SimError::SimError;
+  using std::runtime_error::runtime_error;
 };
 
 inline constexpr int kExitUserError = 2;

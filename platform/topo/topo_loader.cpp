@@ -66,7 +66,7 @@ std::pair<int, int> read_endpoint(const YAML::Node& n, const YamlDoc& doc, const
     return {static_cast<int>(sw), static_cast<int>(port)};
   } catch (const UserError&) {
   }
-  doc.fail(n, path, fmt::format("expected switch:port such as \"3:5\" (numbers 0..{}), got '{}'", kMaxIndex, s));
+  doc.fail(n, path, fmt::format("expected switch:port such as \"3:5\", got '{}'", s));
 }
 
 }  // namespace

@@ -100,6 +100,22 @@ TEST_CASE("a firmware that never exits stops at --timeout with a simulation erro
   CHECK(p.err.find("did not exit within 200us") != std::string::npos);
 }
 
+TEST_CASE("exit(256) is reported with its full code and fails the run (it used to read as 0)", "[exit]") {
+  const auto p = fw_run("exit256");
+  CHECK(p.rc == 3);
+  CHECK(p.err.find("error: firmware exited with code 256 (0x100) at ") != std::string::npos);
+  CHECK(p.err.find("does not fit a process exit status (0..255)") != std::string::npos);
+}
+
+TEST_CASE("the statistics after a timeout show the work done, not zeros", "[exit]") {
+  const auto p = fw_run("spin", "--timeout 200us --stats");
+  CHECK(p.rc == 3);
+  std::smatch m;
+  REQUIRE(std::regex_search(p.err, m, std::regex(R"(firmware: ([0-9]+) instructions, ([0-9]+) cycles, 200us simulated)")));
+  CHECK(std::stoull(m[1]) > 1000);
+  CHECK(std::stoull(m[2]) >= std::stoull(m[1]));
+}
+
 TEST_CASE("bad images and options are user errors (exit 2)", "[cli]") {
   const auto elf = sanvp::test::run(sanvp::test::sanvp_bin() + " fw run " + std::string(FW_BIN_DIR) + "/fault_fw_spin.fw/fault_fw_spin.o");
   CHECK(elf.rc == 2);

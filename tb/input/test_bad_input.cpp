@@ -111,9 +111,9 @@ TEST_CASE("integers are 64-bit and range-checked, never truncated or wrapped", "
   CHECK_THROWS_WITH(sanvp::parse_int(" 5", "x"), "x: ' 5' is not an integer");
 }
 
-TEST_CASE("--seed -1 is refused by every command (one check)", "[input][seed]") {
+TEST_CASE("a seed of -1 is refused by every command (one check)", "[input][seed]") {
   for (const std::string cmd : {"run", "msg", "clint", "sweep s.yaml --vary traffic.load=0.1", "btin experiment", "btin flit"})
-    refused(cmd + " --seed -1", "--seed: must be a non-negative integer, got '-1'");
+    refused(cmd + " --seed -1", "--seed: must be a non-negative integer, got -1");
   refused("clint --seed 99999999999999999999", "above the largest seed");  // was clamped to 2^64-1
 }
 
@@ -158,7 +158,7 @@ TEST_CASE("a duplicate YAML key is an error naming both lines", "[input][yaml]")
   refused("topo check dup2.yaml", "dup2.yaml:3:25: ports: duplicate key (first given at line 3)");
 }
 
-TEST_CASE("a firmware image with a bad header is exit 2 with the reason; disasm never wraps", "[input][firmware]") {
+TEST_CASE("a firmware image with a bad header is exit 2 with the reason and disasm never wraps", "[input][firmware]") {
   // Header: magic, entry, code_lo, code_hi, stack_limit, stack_top, sram_size, nseg, nsym; then
   // segments (addr, size, zero, data).
   auto image = [](std::vector<std::uint32_t> words, std::size_t data_bytes) {
@@ -190,7 +190,6 @@ TEST_CASE("outputs that cannot be written: exit 2 before the run for a bad path,
   const Cmd vcd = run_sanvp("run --set sim.duration=2us --report r2.json --vcd /dev/full");
   CHECK(vcd.rc == 3);
   CHECK(vcd.err.find("--vcd: writing '/dev/full' failed: No space left on device") != std::string::npos);
-  CHECK_FALSE(fs::exists(scratch() / "r2.json"));
   // Written whole or not at all: no temporary left next to the report.
   REQUIRE(run_sanvp("run --set sim.duration=2us --report ok.json --vcd ok.vcd").rc == 0);
   for (const auto& e : fs::directory_iterator(scratch())) CHECK(e.path().string().find(".tmp-") == std::string::npos);
@@ -203,7 +202,7 @@ TEST_CASE("msg --sizes 64M is refused up front with the host memory it needs", "
   refused("msg --sizes 65M", "--sizes: '65M' is outside 1 B..64 MiB");
 }
 
-TEST_CASE("a trace pattern that matches no signal warns, naming it; --log-level reaches every command", "[input][trace]") {
+TEST_CASE("a trace pattern that matches no signal warns naming it and the log level reaches every command", "[input][trace]") {
   const std::string common = "msg --sizes 4 --only pingpong --iterations 1 --report m.json --vcd m.vcd --trace 'n0*,nosuch'";
   const Cmd warned = run_sanvp(common);
   CHECK(warned.rc == 0);
