@@ -71,6 +71,7 @@ void load_routes(nic::Nic& nic, const fw::Image& image, const std::vector<std::v
 NicNetwork::NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& image, const NicNetworkSpec& spec) : net_(pv, seed) {
   if (spec.switches < 1) throw UserError("a NIC network needs at least one switch");
   if (spec.hosts < 1) throw UserError("a NIC network needs at least one host");
+  net_.set_check(spec.check);
   const int trunk_ports = spec.switches > 1 ? 2 : 0;
   for (int s = 0; s < spec.switches; ++s) net_.add_switch(spec.ports);
   for (int s = 0; s + 1 < spec.switches; ++s) net_.connect(s, spec.ports - 1, s + 1, spec.ports - 2);

@@ -21,6 +21,7 @@ struct NicNetworkSpec {
   int hosts = 2;
   int switches = 1;  // in a chain; hosts are spread from the first switch to the last
   int ports = 8;
+  bool check = true;  // the fabric's work-conservation monitor (off in benchmarks)
 };
 
 class NicNetwork {

@@ -133,6 +133,8 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
       if (opt.check) net.monitor()->sweep();
     } catch (const SimError& e) {  // a model error or a failed check: reported with the run's state
       fault = e.what();
+    } catch (const sc_core::sc_report& e) {  // the same thrown inside a process (SystemC wraps it)
+      fault = e.get_msg();
     } catch (const std::exception& e) {  // an error inside a host application or the NIC model
       if (!agents) throw;
       fault = e.what();

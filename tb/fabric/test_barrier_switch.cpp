@@ -88,6 +88,7 @@ TEST_CASE("barrier through two switches under heavy ordinary traffic: nobody lea
   pv.set("sim.duration", "400us", "test");
   pv.set("sim.drain", "2ms", "test");
   RunOptions opt;
+  opt.check = true;  // the work-conservation monitor, as in every test
   opt.report = "";
   opt.print_summary = false;
   RunSpec spec;

@@ -15,6 +15,7 @@ TEST_CASE("saturation soak: 16 ports, load 1.0, 2 ms", "[soak]") {
   pv.set("sim.duration", "2ms", "test");
   pv.set("sim.drain", "5ms", "test");
   RunOptions opt;
+  opt.check = true;  // the work-conservation monitor, as in every test
   opt.report = "";
   opt.print_summary = false;
   RunSpec spec = default_scenario(pv);

@@ -42,6 +42,7 @@ std::string slurp(const fs::path& p) {
 RunResult run_file(const std::string& file, const std::vector<std::string>& sets, ParamValues& pv, Scenario* out = nullptr) {
   Scenario s = load_scenario(file, sets, pv);
   RunOptions opt;
+  opt.check = true;  // the work-conservation monitor, as in every test
   opt.report = "";
   opt.print_summary = false;
   opt.scenario = s.name;

@@ -39,6 +39,7 @@ void write(const fs::path& p, const std::string& text) { std::ofstream(p) << tex
 RunResult run_file(const std::string& file, const std::vector<std::string>& sets, ParamValues& pv) {
   Scenario s = load_scenario(file, sets, pv);
   RunOptions opt;
+  opt.check = true;  // the work-conservation monitor, as in every test
   opt.report = "";
   opt.print_summary = false;
   opt.scenario = s.name;  // as `sanvp run FILE` does
@@ -93,6 +94,7 @@ TEST_CASE("a sink that stops consuming hangs the network without a cycle, and th
     net.node(1).pause_receive(0, kNever);  // n0 -> n1 can never finish
   };
   RunOptions opt;
+  opt.check = true;  // the work-conservation monitor, as in every test
   opt.report = "";
   opt.print_summary = false;
   RunResult res = run_simulation(pv, opt, spec);
