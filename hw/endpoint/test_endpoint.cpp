@@ -32,7 +32,8 @@ TrafficConfig TrafficConfig::from_params(ParamValues& pv, const std::string& pat
   c.hotspot = static_cast<int>(pv.integer(path, "traffic", "hotspot"));
   c.hotspot_fraction = pv.real(path, "traffic", "hotspot_fraction");
   c.shift = static_cast<int>(pv.integer(path, "traffic", "shift"));
-  if (!(c.burst >= 1.0)) fail("burst", fmt::format("{} must be at least 1 packet", c.burst));
+  // Bounded: a burst is created at once, so an absurd mean would never end its first burst.
+  if (!(c.burst >= 1.0 && c.burst <= 1e6)) fail("burst", fmt::format("{} out of range [1, 1e6] packets", c.burst));
   if (!(c.hotspot_fraction >= 0.0 && c.hotspot_fraction <= 1.0))
     fail("hotspot_fraction", fmt::format("{} out of range [0, 1]", c.hotspot_fraction));
   const std::string sizes = pv.string(path, "traffic", "sizes");
@@ -48,7 +49,8 @@ TrafficConfig TrafficConfig::from_params(ParamValues& pv, const std::string& pat
     if (!(w > 0.0)) fail("sizes", fmt::format("weight {} of {} bytes must be positive", w, bytes));
     c.sizes.emplace_back(bytes, w);
   }
-  if (!(c.load > 0.0 && c.load <= 1.0)) fail("load", fmt::format("{} out of range (0, 1]", c.load));
+  // Below 1e-6 a run of any length creates almost no packet, and the gaps overflow time.
+  if (!(c.load >= 1e-6 && c.load <= 1.0)) fail("load", fmt::format("{} out of range [1e-06, 1]", c.load));
   if (c.payload < kPayloadHeader || c.payload > (1 << 24))
     fail("payload", fmt::format("{} out of range ({}..16777216)", c.payload, kPayloadHeader));
   return c;

@@ -45,7 +45,7 @@ struct SwitchConfig {
 class Switch : public sc_core::sc_module {
  public:
   static inline const ParamRegistrar params{{
-      {"switch", "ports", ParamType::Int, "", "8", "number of ports of a switch (4..64)"},
+      {"switch", "ports", ParamType::Int, "", "8", "number of ports of a switch (2..64)", 2, 64},
   }};
 
   // Observer of arbitration: (time, input, output).

@@ -164,9 +164,24 @@ TEST_CASE("bad input: --set route through an unconnected port", "[cli][errors]")
             "duration: 10us\n");
 }
 TEST_CASE("bad input: a range error names the scenario file position", "[cli][errors]") {
-  bad_input("s.yaml", "s.yaml:2:17: traffic.load: -1 out of range (0, 1]",
+  bad_input("s.yaml", "s.yaml:2:17: traffic.load: -1 out of range [1e-06, 1]",
             "topology: {generate: {type: single}}\ntraffic: {load: -1}\n");
-  bad_input("--set traffic.load=3", "traffic.load (--set): 3 out of range (0, 1]");
+  bad_input("--set traffic.load=3", "traffic.load (--set): 3 out of range [1e-06, 1]");
+}
+TEST_CASE("bad input: a load too small to create a packet, an endless burst, a permutation onto itself", "[cli][errors]") {
+  bad_input("--set traffic.load=1e-15", "traffic.load (--set): 1e-15 out of range [1e-06, 1]");
+  bad_input("--set traffic.process=bursty --set traffic.burst=1e300", "traffic.burst (--set): 1e+300 out of range [1, 1e6] packets");
+  bad_input("--set traffic.pattern=permutation --set traffic.shift=16",
+            "traffic.shift: 16 is a multiple of the 8 test endpoints: the permutation would map every node to itself");
+}
+TEST_CASE("sanvp params states the port range the switch accepts", "[cli]") {
+  auto d = scratch("params");
+  Cmd r = run(d, "params");
+  REQUIRE(r.rc == 0);
+  CHECK(r.out.find("number of ports of a switch (2..64)") != std::string::npos);
+  bad_input("--set switch.ports=1", "switch.ports");
+  bad_input("--set switch.ports=65", "switch.ports");
+  fs::remove_all(d);
 }
 TEST_CASE("bad input: ks > bl from a scenario file names where ks was set", "[cli][errors]") {
   bad_input("s.yaml", "ks=70 > bl=64", "topology: {generate: {type: single}}\nparams:\n  fc.ks: 70\n");
