@@ -97,8 +97,8 @@ TEST_CASE("inputs are read with a size limit", "[input][files]") {
 }
 
 TEST_CASE("integers are 64-bit and range-checked, never truncated or wrapped", "[input][int]") {
-  refused("run --set switch.ports=4294967304", "'switch.ports': 4294967304 is outside 0..2147483647");  // ran an 8-port switch
-  refused("run --set switch.ports=-1", "'switch.ports': -1 is outside 0..2147483647");                // crashed
+  refused("run --set switch.ports=4294967304", "'switch.ports': 4294967304 is outside 2..64");  // ran an 8-port switch (the declared range)
+  refused("run --set switch.ports=-1", "'switch.ports': -1 is outside 2..64");                // crashed
   refused("run --set fc.bl=4294967360", "'fc.bl': 4294967360 is outside");
   refused("run --set traffic.payload=99999999999999999999", "is outside the 64-bit integer range");
   put("ports.yaml", "topology:\n  switches:\n    - {id: 0, ports: 4294967304}\n  nodes: [\"0:0\"]\n");
