@@ -10,15 +10,8 @@
 namespace sanvp {
 
 TrafficConfig TrafficConfig::from_params(ParamValues& pv, const std::string& path) {
-  // Range errors say where the value was set: "scen.yaml:9:9: traffic.load: ..." (file origins
-  // already end with the key), "traffic.load (--set): ...", or just the key for a default.
-  auto fail = [&](const char* name, const std::string& msg) {
-    const std::string key = std::string("traffic.") + name;
-    const std::string o = pv.origin(path, "traffic", name);
-    if (o.empty()) throw UserError(key + ": " + msg);
-    const bool ends_with_key = o.size() >= key.size() && o.compare(o.size() - key.size(), key.size(), key) == 0;
-    throw UserError(ends_with_key ? o + ": " + msg : key + " (" + o + "): " + msg);
-  };
+  // Range errors say where the value was set (ParamValues::fail).
+  auto fail = [&](const char* name, const std::string& msg) { pv.fail(path, "traffic", name, msg); };
   TrafficConfig c;
   c.pattern = pv.string(path, "traffic", "pattern");
   c.process = pv.string(path, "traffic", "process");

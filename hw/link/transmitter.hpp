@@ -8,6 +8,7 @@
 // report themselves. None of this costs anything when no watcher is attached.
 #pragma once
 #include <deque>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <utility>
@@ -25,7 +26,7 @@ class LinkTransmitter : public ControlReceiver {
   class Watcher {
    public:
     virtual ~Watcher() = default;
-    virtual void poke(LinkTransmitter& tx, Time at) = 0;
+    virtual void poke(std::size_t id, Time at) = 0;  // id: as given to set_watcher
   };
 
   LinkTransmitter() = default;
@@ -36,9 +37,10 @@ class LinkTransmitter : public ControlReceiver {
   }
   void set_work(std::function<Work()> fn) { work_ = std::move(fn); }
   Work work() const { return work_ ? work_() : Work{}; }
-  void set_watcher(Watcher* w) { watcher_ = w; }
+  void set_watcher(Watcher* w, std::size_t id) { watcher_ = w; watch_id_ = id; }
+  bool watched() const { return watcher_ != nullptr; }
   // Owner: a flit becomes ready to leave at `t`.
-  void work_at(Time t) { if (watcher_) watcher_->poke(*this, t); }
+  void work_at(Time t) { if (watcher_) watcher_->poke(watch_id_, t); }
   LinkChannel* channel() const { return ch_; }
   bool connected() const { return ch_ != nullptr && ch_->connected(); }
 
@@ -72,14 +74,14 @@ class LinkTransmitter : public ControlReceiver {
   void send(const Flit& f, Time now) {
     last_ = now;
     ch_->send(f, now);
-    if (watcher_) watcher_->poke(*this, now + ch_->timing().cp);  // the next flit is due then
+    if (watcher_) watcher_->poke(watch_id_, now + ch_->timing().cp);  // the next flit is due then
   }
   Time last_departure() const { return last_; }
 
   void control(bool stop, Time effective) override {
     pending_.emplace_back(stop, effective);
     if (!stop && wake_) wake_(effective);
-    if (!stop && watcher_) watcher_->poke(*this, effective);
+    if (!stop && watcher_) watcher_->poke(watch_id_, effective);
   }
 
  private:
@@ -87,6 +89,7 @@ class LinkTransmitter : public ControlReceiver {
   std::function<void(Time)> wake_;
   std::function<Work()> work_;
   Watcher* watcher_ = nullptr;
+  std::size_t watch_id_ = 0;
   std::deque<std::pair<bool, Time>> pending_;
   bool stopped_ = false;
   Time since_ = 0;  // effective time of the last applied STOP/GO change

@@ -26,16 +26,12 @@ void FabricMonitor::watch(Network& net) {
 }
 
 void FabricMonitor::watch(LinkTransmitter& tx, std::string name) {
-  if (index_.count(&tx)) return;
-  index_[&tx] = watched_.size();
+  if (tx.watched()) return;
+  tx.set_watcher(this, watched_.size());
   watched_.push_back(Watched{&tx, std::move(name)});
-  tx.set_watcher(this);
 }
 
-void FabricMonitor::poke(LinkTransmitter& tx, Time at) {
-  const auto it = index_.find(&tx);
-  if (it != index_.end()) schedule(it->second, at);
-}
+void FabricMonitor::poke(std::size_t id, Time at) { schedule(id, at); }
 
 void FabricMonitor::schedule(std::size_t i, Time at) {
   Watched& w = watched_[i];
@@ -87,8 +83,7 @@ void FabricMonitor::check(Watched& w, Time now) {
         packet_name(work.packet), format_time(work.ready), last == kNever ? std::string("never") : format_time(last),
         format_time(since), format_time(due)));
   }
-  const std::size_t i = index_.at(&tx);
-  schedule(i, due + cp + 1);  // still pending then is a violation
+  schedule(static_cast<std::size_t>(&w - watched_.data()), due + cp + 1);  // still pending then is a violation
 }
 
 std::vector<FabricMonitor::InFlight> FabricMonitor::account(Network& net, Time now) {

@@ -20,7 +20,6 @@
 #include <cstdint>
 #include <string>
 #include <systemc>
-#include <unordered_map>
 #include <vector>
 
 #include "hw/link/transmitter.hpp"
@@ -38,7 +37,7 @@ class FabricMonitor : public sc_core::sc_module, public LinkTransmitter::Watcher
   // Watches the transmitter of every connected channel of the network.
   void watch(Network& net);
   void watch(LinkTransmitter& tx, std::string name);
-  void poke(LinkTransmitter& tx, Time at) override;
+  void poke(std::size_t id, Time at) override;
   // Examines every watched transmitter now (throws on a violation).
   void sweep();
   std::uint64_t checks() const { return checks_; }
@@ -56,7 +55,6 @@ class FabricMonitor : public sc_core::sc_module, public LinkTransmitter::Watcher
   void schedule(std::size_t i, Time at);
 
   std::vector<Watched> watched_;
-  std::unordered_map<const LinkTransmitter*, std::size_t> index_;
   std::vector<std::pair<Time, std::size_t>> heap_;  // min-heap of (check time, watched index)
   Wakeup wake_;
   std::uint64_t checks_ = 0;
