@@ -67,18 +67,20 @@ std::string resolve(const std::string& dir, const std::string& p) {
 
 }  // namespace
 
-Scenario load_scenario(const std::string& file, const std::vector<std::string>& sets, ParamValues& pv) {
-  Scenario s;
-  s.file = file;
-  s.dir = fs::path(file).parent_path().string();
-  if (s.dir.empty()) s.dir = ".";
-  s.doc = YamlDoc::load_file(file);
-  const YamlDoc doc(file, "--set override");
-  if (!s.doc.IsDefined() || s.doc.IsNull())  // an empty file has no position to report
-    throw UserError(fmt::format("{}: scenario: the file is empty (a scenario file is a map with at least a 'topology' section)", file));
-  if (!s.doc.IsMap()) doc.fail(s.doc, "scenario", "a scenario file is a map with at least a 'topology' section");
+namespace {
 
-  // --set: scenario values edit the document; everything else is a model parameter.
+// The parsed document, refused when empty or not a map.
+YAML::Node read_document(const std::string& file, const YamlDoc& doc) {
+  YAML::Node d = YamlDoc::load_file(file);
+  if (!d.IsDefined() || d.IsNull())  // an empty file has no position to report
+    throw UserError(fmt::format("{}: scenario: the file is empty (a scenario file is a map with at least a 'topology' section)", file));
+  if (!d.IsMap()) doc.fail(d, "scenario", "a scenario file is a map with at least a 'topology' section");
+  return d;
+}
+
+// --set: scenario values edit the document; everything else is a model parameter, returned to be
+// applied last (it wins over the file).
+std::vector<std::pair<std::string, std::string>> apply_overrides(Scenario& s, const std::vector<std::string>& sets) {
   std::vector<std::pair<std::string, std::string>> param_sets;
   for (const auto& kv : sets) {
     const auto eq = kv.find('=');
@@ -92,20 +94,24 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     s.sets.push_back(kv);
   }
   for (const auto& [k, v] : param_sets) s.sets.push_back(k + "=" + v);
+  return param_sets;
+}
 
+void read_header(Scenario& s, const YamlDoc& doc) {
   const YAML::Node& D = s.doc;
-  doc.check_keys(D, "", kSections);
-  s.name = D["name"] ? doc.string(D["name"], "name") : fs::path(file).stem().string();
+  s.name = D["name"] ? doc.string(D["name"], "name") : fs::path(s.file).stem().string();
   if (D["description"]) s.description = doc.string(D["description"], "description");
   if (D["seed"]) {
     const auto v = doc.integer(D["seed"], "seed");
     if (v < 0) doc.fail(D["seed"], "seed", "must be 0 or greater");
     s.seed = static_cast<std::uint64_t>(v);
   }
+}
 
-  // Topology: a file name, {file: name}, or inline (explicit or generate).
-  const YAML::Node T = D["topology"];
-  if (!T) doc.fail(D, "topology", "missing section 'topology' (a file name, or switches/nodes/links, or generate)");
+// Topology: a file name, {file: name}, or inline (explicit or generate).
+void read_topology(Scenario& s, const YamlDoc& doc) {
+  const YAML::Node T = s.doc["topology"];
+  if (!T) doc.fail(s.doc, "topology", "missing section 'topology' (a file name, or switches/nodes/links, or generate)");
   if (T.IsScalar() || (T.IsMap() && T["file"])) {
     const YAML::Node f = T.IsScalar() ? T : T["file"];
     if (T.IsMap()) doc.check_keys(T, "topology", {"file"});
@@ -115,52 +121,59 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   } else {
     s.topo = load_topology(T, doc, "topology");
   }
+}
 
-  // Routing.
-  if (const YAML::Node R = D["routing"]) {
-    doc.check_keys(R, "routing", {"algorithm", "root", "check_deadlock", "routes"});
-    s.where_routing = Origin{doc.where(R), "routing"};
-    if (R["algorithm"]) {
-      s.routing = doc.string(R["algorithm"], "routing.algorithm");
-      if (s.routing != "up-down" && s.routing != "shortest")
-        doc.fail(R["algorithm"], "routing.algorithm", fmt::format("unknown algorithm '{}' (up-down, shortest)", s.routing));
-    }
-    if (R["root"]) {
-      const int root = doc.integer(R["root"], "routing.root", INT32_MIN, INT32_MAX);
-      if (root < 0 || root >= static_cast<int>(s.topo.switches.size()))
-        doc.fail(R["root"], "routing.root", fmt::format("switch {} does not exist (switches are 0..{})", root, s.topo.switches.size() - 1));
-      s.topo.root = root;
-    }
-    if (R["check_deadlock"]) s.check_deadlock = doc.boolean(R["check_deadlock"], "routing.check_deadlock");
-    if (const YAML::Node L = R["routes"]) {
-      doc.require_seq(L, "routing.routes");
-      const int n = static_cast<int>(s.topo.nodes.size());
-      for (std::size_t i = 0; i < L.size(); ++i) {
-        const std::string ep = fmt::format("routing.routes[{}]", i);
-        doc.check_keys(L[i], ep, {"src", "dst", "route"});
-        for (const char* k : {"src", "dst", "route"}) if (!L[i][k]) doc.fail(L[i], ep, fmt::format("missing key '{}'", k));
-        ExplicitRoute r;
-        r.src = doc.integer(L[i]["src"], ep + ".src", INT32_MIN, INT32_MAX);
-        r.dst = doc.integer(L[i]["dst"], ep + ".dst", INT32_MIN, INT32_MAX);
-        for (const char* k : {"src", "dst"}) {
-          const int v = k[0] == 's' ? r.src : r.dst;
-          if (v < 0 || v >= n) doc.fail(L[i][k], ep + "." + k, fmt::format("node {} does not exist (nodes are 0..{})", v, n - 1));
-        }
-        if (r.src == r.dst) doc.fail(L[i]["dst"], ep + ".dst", "a node does not route to itself");
-        const YAML::Node B = L[i]["route"];
-        doc.require_seq(B, ep + ".route");
-        for (std::size_t h = 0; h < B.size(); ++h) {
-          const auto b = doc.integer(B[h], fmt::format("{}.route[{}]", ep, h));
-          if (b < 0 || b > 255) doc.fail(B[h], fmt::format("{}.route[{}]", ep, h), fmt::format("route byte {} out of range 0..255", b));
-          r.route.push_back(static_cast<std::uint8_t>(b));
-        }
-        r.where = Origin{doc.where(L[i]), ep};
-        s.routes.push_back(std::move(r));
-      }
-    }
+// One item of routing.routes: {src, dst, route: [bytes]}.
+ExplicitRoute read_explicit_route(const YAML::Node& item, const std::string& ep, int nodes, const YamlDoc& doc) {
+  doc.check_keys(item, ep, {"src", "dst", "route"});
+  for (const char* k : {"src", "dst", "route"}) if (!item[k]) doc.fail(item, ep, fmt::format("missing key '{}'", k));
+  ExplicitRoute r;
+  r.src = doc.integer(item["src"], ep + ".src", INT32_MIN, INT32_MAX);
+  r.dst = doc.integer(item["dst"], ep + ".dst", INT32_MIN, INT32_MAX);
+  for (const char* k : {"src", "dst"}) {
+    const int v = k[0] == 's' ? r.src : r.dst;
+    if (v < 0 || v >= nodes) doc.fail(item[k], ep + "." + k, fmt::format("node {} does not exist (nodes are 0..{})", v, nodes - 1));
   }
+  if (r.src == r.dst) doc.fail(item["dst"], ep + ".dst", "a node does not route to itself");
+  const YAML::Node B = item["route"];
+  doc.require_seq(B, ep + ".route");
+  for (std::size_t h = 0; h < B.size(); ++h) {
+    const auto b = doc.integer(B[h], fmt::format("{}.route[{}]", ep, h));
+    if (b < 0 || b > 255) doc.fail(B[h], fmt::format("{}.route[{}]", ep, h), fmt::format("route byte {} out of range 0..255", b));
+    r.route.push_back(static_cast<std::uint8_t>(b));
+  }
+  r.where = Origin{doc.where(item), ep};
+  return r;
+}
 
-  // Per-element overrides from the topology first; the scenario's params and --set win over them.
+void read_routing(Scenario& s, const YamlDoc& doc) {
+  const YAML::Node R = s.doc["routing"];
+  if (!R) return;
+  doc.check_keys(R, "routing", {"algorithm", "root", "check_deadlock", "routes"});
+  s.where_routing = Origin{doc.where(R), "routing"};
+  if (R["algorithm"]) {
+    s.routing = doc.string(R["algorithm"], "routing.algorithm");
+    if (s.routing != "up-down" && s.routing != "shortest")
+      doc.fail(R["algorithm"], "routing.algorithm", fmt::format("unknown algorithm '{}' (up-down, shortest)", s.routing));
+  }
+  if (R["root"]) {
+    const int root = doc.integer(R["root"], "routing.root", INT32_MIN, INT32_MAX);
+    if (root < 0 || root >= static_cast<int>(s.topo.switches.size()))
+      doc.fail(R["root"], "routing.root", fmt::format("switch {} does not exist (switches are 0..{})", root, s.topo.switches.size() - 1));
+    s.topo.root = root;
+  }
+  if (R["check_deadlock"]) s.check_deadlock = doc.boolean(R["check_deadlock"], "routing.check_deadlock");
+  if (const YAML::Node L = R["routes"]) {
+    doc.require_seq(L, "routing.routes");
+    const int n = static_cast<int>(s.topo.nodes.size());
+    for (std::size_t i = 0; i < L.size(); ++i) s.routes.push_back(read_explicit_route(L[i], fmt::format("routing.routes[{}]", i), n, doc));
+  }
+}
+
+// Per-element overrides from the topology first; the scenario's params, traffic and duration win
+// over them (and --set over all, applied last by load_scenario).
+void read_parameters(const Scenario& s, const YamlDoc& doc, ParamValues& pv) {
+  const YAML::Node& D = s.doc;
   s.topo.apply_params(pv);
   if (const YAML::Node P = D["params"]) {
     doc.require_map(P, "params");
@@ -185,83 +198,122 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     doc.time(D["duration"], "duration");
     pv.set("sim.duration", doc.string(D["duration"], "duration"), doc.where(D["duration"]) + ": duration");
   }
+}
 
-  // Per-node programs: a firmware image makes the node a host with a NIC; its host runs a
-  // built-in application (platform/host/host_apps.hpp).
-  if (const YAML::Node N = D["nodes"]) {
-    doc.require_seq(N, "nodes");
-    std::map<int, std::size_t> seen;
-    std::vector<YAML::Node> host_nodes;  // per program: its host section (for argument positions)
-    for (std::size_t i = 0; i < N.size(); ++i) {
-      const std::string ep = fmt::format("nodes[{}]", i);
-      doc.check_keys(N[i], ep, {"id", "firmware", "host"});
-      if (!N[i]["id"]) doc.fail(N[i], ep, "missing key 'id'");
-      NodeProgram p;
-      p.node = doc.integer(N[i]["id"], ep + ".id", INT32_MIN, INT32_MAX);
-      if (p.node < 0 || p.node >= static_cast<int>(s.topo.nodes.size()))
-        doc.fail(N[i]["id"], ep + ".id", fmt::format("node {} does not exist (nodes are 0..{})", p.node, s.topo.nodes.size() - 1));
-      if (!seen.emplace(p.node, i).second)
-        doc.fail(N[i]["id"], ep + ".id", fmt::format("node {} is already described by nodes[{}]", p.node, seen[p.node]));
-      p.where = Origin{doc.where(N[i]), ep};
-      if (const YAML::Node F = N[i]["firmware"]) {
-        p.firmware_given = doc.string(F, ep + ".firmware");
-        if (p.firmware_given.rfind("builtin:", 0) == 0) {
-          const std::string name = p.firmware_given.substr(8);
-          p.firmware = builtin_firmware(name);
-          if (p.firmware.empty()) doc.fail(F, ep + ".firmware", fmt::format("unknown built-in firmware '{}' (known: builtin:msg)", name));
-          if (!fs::is_regular_file(p.firmware))
-            doc.fail(F, ep + ".firmware", fmt::format("built-in firmware '{}' has not been built (expected at '{}': build target fw_{})", name,
-                                                      p.firmware, name));
-        } else {
-          p.firmware = resolve(s.dir, p.firmware_given);
-          if (!fs::is_regular_file(p.firmware)) doc.fail(F, ep + ".firmware", fmt::format("firmware image '{}' not found", p.firmware));
-        }
-        p.where = Origin{doc.where(F), ep + ".firmware"};
-      }
-      YAML::Node host_node;
-      if (const YAML::Node H = N[i]["host"]) {
-        host_node = H;
-        doc.check_keys(H, ep + ".host", {"app", "args"});
-        if (!H["app"]) doc.fail(H, ep + ".host", "missing key 'app'");
-        p.host_app = doc.string(H["app"], ep + ".host.app");
-        if (!host::is_host_app(p.host_app))
-          doc.fail(H["app"], ep + ".host.app", fmt::format("unknown host application '{}' (known: {})", p.host_app, host::host_app_names()));
-        if (const YAML::Node A = H["args"]) {
-          doc.require_seq(A, ep + ".host.args");
-          for (std::size_t j = 0; j < A.size(); ++j) p.host_args.push_back(doc.string(A[j], fmt::format("{}.host.args[{}]", ep, j)));
-        }
-        if (p.firmware.empty())
-          doc.fail(H, ep + ".host", "a host application needs a NIC: give this node a firmware image (e.g. 'firmware: builtin:msg')");
-      }
-      host_nodes.push_back(host_node);
-      s.programs.push_back(std::move(p));
-    }
-    // The applications must fit together (peers are NIC nodes, pingpong pairs agree, streams go
-    // to sinks): the error points at the argument or application concerned.
-    std::vector<bool> nic(s.topo.nodes.size(), false);
-    std::vector<host::AppSpec> apps;
-    std::vector<std::size_t> prog_of;
-    for (std::size_t i = 0; i < s.programs.size(); ++i) {
-      nic[static_cast<std::size_t>(s.programs[i].node)] = !s.programs[i].firmware.empty();
-      if (s.programs[i].host_app.empty()) continue;
-      apps.push_back(host::AppSpec{s.programs[i].node, s.programs[i].host_app, s.programs[i].host_args});
-      prog_of.push_back(i);
-    }
-    if (const auto e = host::check_apps(apps, nic)) {
-      const std::size_t i = prog_of[e->index];
-      const YAML::Node H = host_nodes[i];
-      const std::string ep = fmt::format("nodes[{}].host", i);
-      if (e->arg >= 0 && H["args"] && static_cast<std::size_t>(e->arg) < H["args"].size())
-        doc.fail(H["args"][static_cast<std::size_t>(e->arg)], fmt::format("{}.args[{}]", ep, e->arg), fmt::format("{}: {}", s.programs[i].host_app, e->message));
-      doc.fail(H["app"], ep + ".app", fmt::format("{}: {}", s.programs[i].host_app, e->message));
-    }
+// nodes[i].firmware: builtin:NAME or a path relative to the scenario file.
+void read_firmware(const Scenario& s, const YAML::Node& F, const std::string& ep, const YamlDoc& doc, NodeProgram& p) {
+  p.firmware_given = doc.string(F, ep + ".firmware");
+  if (p.firmware_given.rfind("builtin:", 0) == 0) {
+    const std::string name = p.firmware_given.substr(8);
+    p.firmware = builtin_firmware(name);
+    if (p.firmware.empty()) doc.fail(F, ep + ".firmware", fmt::format("unknown built-in firmware '{}' (known: builtin:msg)", name));
+    if (!fs::is_regular_file(p.firmware))
+      doc.fail(F, ep + ".firmware", fmt::format("built-in firmware '{}' has not been built (expected at '{}': build target fw_{})", name,
+                                                p.firmware, name));
+  } else {
+    p.firmware = resolve(s.dir, p.firmware_given);
+    if (!fs::is_regular_file(p.firmware)) doc.fail(F, ep + ".firmware", fmt::format("firmware image '{}' not found", p.firmware));
   }
-  if (const YAML::Node TC = D["tracing"]) {
-    doc.check_keys(TC, "tracing", {"vcd", "modules", "window"});
-    if (TC["vcd"]) s.vcd = doc.string(TC["vcd"], "tracing.vcd");
-    if (TC["modules"]) s.trace = doc.string(TC["modules"], "tracing.modules");
-    if (TC["window"]) s.trace_window = doc.string(TC["window"], "tracing.window");
+  p.where = Origin{doc.where(F), ep + ".firmware"};
+}
+
+// nodes[i].host: {app, args}; a host application needs a NIC (a firmware image).
+void read_host(const YAML::Node& H, const std::string& ep, const YamlDoc& doc, NodeProgram& p) {
+  doc.check_keys(H, ep + ".host", {"app", "args"});
+  if (!H["app"]) doc.fail(H, ep + ".host", "missing key 'app'");
+  p.host_app = doc.string(H["app"], ep + ".host.app");
+  if (!host::is_host_app(p.host_app))
+    doc.fail(H["app"], ep + ".host.app", fmt::format("unknown host application '{}' (known: {})", p.host_app, host::host_app_names()));
+  if (const YAML::Node A = H["args"]) {
+    doc.require_seq(A, ep + ".host.args");
+    for (std::size_t j = 0; j < A.size(); ++j) p.host_args.push_back(doc.string(A[j], fmt::format("{}.host.args[{}]", ep, j)));
   }
+  if (p.firmware.empty())
+    doc.fail(H, ep + ".host", "a host application needs a NIC: give this node a firmware image (e.g. 'firmware: builtin:msg')");
+}
+
+// The applications must fit together (peers are NIC nodes, pingpong pairs agree, streams go to
+// sinks): the error points at the argument or application concerned. `host_nodes[i]` is the
+// host section of program i (for argument positions).
+void check_host_apps(const Scenario& s, const std::vector<YAML::Node>& host_nodes, const YamlDoc& doc) {
+  std::vector<bool> nic(s.topo.nodes.size(), false);
+  std::vector<host::AppSpec> apps;
+  std::vector<std::size_t> prog_of;
+  for (std::size_t i = 0; i < s.programs.size(); ++i) {
+    nic[static_cast<std::size_t>(s.programs[i].node)] = !s.programs[i].firmware.empty();
+    if (s.programs[i].host_app.empty()) continue;
+    apps.push_back(host::AppSpec{s.programs[i].node, s.programs[i].host_app, s.programs[i].host_args});
+    prog_of.push_back(i);
+  }
+  if (const auto e = host::check_apps(apps, nic)) {
+    const std::size_t i = prog_of[e->index];
+    const YAML::Node H = host_nodes[i];
+    const std::string ep = fmt::format("nodes[{}].host", i);
+    if (e->arg >= 0 && H["args"] && static_cast<std::size_t>(e->arg) < H["args"].size())
+      doc.fail(H["args"][static_cast<std::size_t>(e->arg)], fmt::format("{}.args[{}]", ep, e->arg), fmt::format("{}: {}", s.programs[i].host_app, e->message));
+    doc.fail(H["app"], ep + ".app", fmt::format("{}: {}", s.programs[i].host_app, e->message));
+  }
+}
+
+// Per-node programs: a firmware image makes the node a host with a NIC; its host runs a
+// built-in application (platform/host/host_apps.hpp).
+void read_nodes(Scenario& s, const YamlDoc& doc) {
+  const YAML::Node N = s.doc["nodes"];
+  if (!N) return;
+  doc.require_seq(N, "nodes");
+  std::map<int, std::size_t> seen;
+  std::vector<YAML::Node> host_nodes;
+  for (std::size_t i = 0; i < N.size(); ++i) {
+    const std::string ep = fmt::format("nodes[{}]", i);
+    doc.check_keys(N[i], ep, {"id", "firmware", "host"});
+    if (!N[i]["id"]) doc.fail(N[i], ep, "missing key 'id'");
+    NodeProgram p;
+    p.node = doc.integer(N[i]["id"], ep + ".id", INT32_MIN, INT32_MAX);
+    if (p.node < 0 || p.node >= static_cast<int>(s.topo.nodes.size()))
+      doc.fail(N[i]["id"], ep + ".id", fmt::format("node {} does not exist (nodes are 0..{})", p.node, s.topo.nodes.size() - 1));
+    if (!seen.emplace(p.node, i).second)
+      doc.fail(N[i]["id"], ep + ".id", fmt::format("node {} is already described by nodes[{}]", p.node, seen[p.node]));
+    p.where = Origin{doc.where(N[i]), ep};
+    if (const YAML::Node F = N[i]["firmware"]) read_firmware(s, F, ep, doc, p);
+    YAML::Node host_node;
+    if (const YAML::Node H = N[i]["host"]) {
+      host_node = H;
+      read_host(H, ep, doc, p);
+    }
+    host_nodes.push_back(host_node);
+    s.programs.push_back(std::move(p));
+  }
+  check_host_apps(s, host_nodes, doc);
+}
+
+void read_tracing(Scenario& s, const YamlDoc& doc) {
+  const YAML::Node TC = s.doc["tracing"];
+  if (!TC) return;
+  doc.check_keys(TC, "tracing", {"vcd", "modules", "window"});
+  if (TC["vcd"]) s.vcd = doc.string(TC["vcd"], "tracing.vcd");
+  if (TC["modules"]) s.trace = doc.string(TC["modules"], "tracing.modules");
+  if (TC["window"]) s.trace_window = doc.string(TC["window"], "tracing.window");
+}
+
+}  // namespace
+
+// The sections are read in a fixed order (so the first error reported does not change): header,
+// topology, routing, parameters, nodes, tracing; model parameters from --set last.
+Scenario load_scenario(const std::string& file, const std::vector<std::string>& sets, ParamValues& pv) {
+  Scenario s;
+  s.file = file;
+  s.dir = fs::path(file).parent_path().string();
+  if (s.dir.empty()) s.dir = ".";
+  const YamlDoc doc(file, "--set override");
+  s.doc = read_document(file, doc);
+  const auto param_sets = apply_overrides(s, sets);
+  doc.check_keys(s.doc, "", kSections);
+  read_header(s, doc);
+  read_topology(s, doc);
+  read_routing(s, doc);
+  read_parameters(s, doc, pv);
+  read_nodes(s, doc);
+  read_tracing(s, doc);
   for (const auto& [k, v] : param_sets) pv.set(k, v, "--set");
   return s;
 }
