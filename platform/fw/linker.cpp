@@ -167,17 +167,15 @@ struct Placed { std::size_t obj; std::uint32_t sec; };
 
 std::uint32_t align_up(std::uint64_t v, std::uint32_t a) { return static_cast<std::uint32_t>((v + a - 1) & ~std::uint64_t{a - 1}); }
 
-}  // namespace
-
-LinkResult link(const std::vector<std::string>& inputs, const LinkOptions& opt) {
+void check_options(const std::vector<std::string>& inputs, const LinkOptions& opt) {
   if (inputs.empty()) throw UserError("sanvp-fwld: no input files");
   if (opt.sram_size == 0 || opt.sram_size % 8 || opt.sram_size > nic::map::kSramMaxSize)
     throw UserError(fmt::format("SRAM size 0x{:x} must be a non-zero multiple of 8 of at most 0x{:x}", opt.sram_size, nic::map::kSramMaxSize));
   if (opt.stack_size % 8 || opt.stack_size == 0) throw UserError(fmt::format("stack size {} must be a non-zero multiple of 8", opt.stack_size));
-  std::vector<Object> objs;
-  for (const auto& p : inputs) objs.push_back(read_object(p));
+}
 
-  // COMDAT groups: keep the first group of each signature, discard the others' members.
+// COMDAT groups: keep the first group of each signature, discard the others' members.
+void discard_duplicate_groups(std::vector<Object>& objs) {
   std::set<std::string> groups;
   for (auto& o : objs)
     for (auto& s : o.secs) {
@@ -192,248 +190,315 @@ LinkResult link(const std::vector<std::string>& inputs, const LinkOptions& opt) 
         o.secs[m].discarded = true;
       }
     }
+}
 
-  // Classify and lay out: code, read-only data, init_array (by priority), data, bss.
-  std::vector<Placed> code, rodata, init, data, bss;
-  for (std::size_t i = 0; i < objs.size(); ++i)
-    for (std::uint32_t k = 0; k < objs[i].secs.size(); ++k) {
-      const Section& s = objs[i].secs[k];
-      if (!is_alloc(s)) continue;
-      if (s.type == kShtInitArray || s.name.rfind(".init_array", 0) == 0) init.push_back({i, k});
-      else if (s.flags & kShfExec) code.push_back({i, k});
-      else if (s.type == kShtNobits) bss.push_back({i, k});
-      else if (s.flags & kShfWrite) data.push_back({i, k});
-      else rodata.push_back({i, k});
-      if (s.name.rfind(".fini_array", 0) == 0 || s.name.rfind(".ctors", 0) == 0)
-        throw UserError(fmt::format("{}: section {} is not supported (static destructors need -fno-c++-static-destructors)", objs[i].path, s.name));
-    }
-  std::stable_sort(init.begin(), init.end(), [&](const Placed& a, const Placed& b) {
-    return init_priority(objs[a.obj].secs[a.sec].name) < init_priority(objs[b.obj].secs[b.sec].name);
-  });
-
-  std::uint64_t cur = opt.text_base;
-  struct Region { std::string name; std::uint32_t lo, hi; };
-  std::vector<Region> regions;
-  auto place = [&](std::vector<Placed>& list, const char* region) {
-    const std::uint64_t lo = cur;
-    for (auto& pl : list) {
-      Section& s = objs[pl.obj].secs[pl.sec];
-      cur = align_up(cur, s.align);
-      s.addr = static_cast<std::uint32_t>(cur);
-      s.placed = true;
-      cur += s.size;
-      if (cur > 0xFFFFFFFFull) throw UserError("image does not fit the 32-bit address space");
-    }
-    cur = align_up(cur, 4);
-    regions.push_back({region, static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(cur)});
+// One relocation applied to the big-endian word `w`; V = S + A. Throws when V does not fit.
+std::uint32_t patch_word(unsigned type, std::uint32_t w, std::uint32_t V, const std::string& at, const std::string& symname,
+                         const std::string& path) {
+  auto range = [&](std::uint64_t limit, const char* why) {
+    if (V >= limit)
+      throw UserError(fmt::format("relocation {} out of range at {}: value 0x{:x} of {} does not fit ({})", reloc_name(type), at, V, symname, why));
   };
-  place(code, "code");
-  place(rodata, "rodata");
-  cur = align_up(cur, 4);
-  place(init, "init_array");
-  place(data, "data");
-  cur = align_up(cur, 8);
-  // COMMON symbols (only with -fcommon) go to the start of bss.
-  const std::uint64_t bss_lo = cur;
-  place(bss, "bss");
-  std::map<std::string, std::uint32_t> common_addr;
-  for (auto& o : objs)
-    for (auto& y : o.syms)
-      if (y.shndx == kShnCommon && !common_addr.count(y.name)) {
-        cur = align_up(cur, std::max<std::uint32_t>(4, y.value));
-        common_addr[y.name] = static_cast<std::uint32_t>(cur);
-        cur += y.size;
+  switch (type) {
+    case 1: range(1u << 21, "21-bit absolute address: data must lie below 2 MiB with -mcmodel=small"); return (w & ~0x007CFFFFu) | ((V >> 16 & 0x1F) << 18) | (V & 0xFFFF);
+    case 2: range(1u << 21, "21-bit absolute address"); return (w & ~0x007CFFFCu) | ((V >> 16 & 0x1F) << 18) | (V & 0xFFFC);
+    case 3:
+      range(1u << 25, "branch targets are absolute 25-bit addresses: code must lie below 32 MiB");
+      if (V & 3) throw UserError(fmt::format("relocation R_LANAI_25 at {}: branch target 0x{:x} is not word aligned", at, V));
+      return (w & ~0x01FFFFFCu) | (V & 0x01FFFFFCu);
+    case 4: return V;
+    case 5: return (w & 0xFFFF0000u) | (V >> 16);
+    case 6: return (w & 0xFFFF0000u) | (V & 0xFFFF);
+    default: throw UserError(fmt::format("{}: unsupported relocation type {} at {}", path, type, at));
+  }
+}
+
+// The link, step by step (link() below calls them in order). State shared between the steps
+// lives here so each step is one function.
+class Linker {
+ public:
+  Linker(std::vector<Object> objs, const LinkOptions& opt) : objs_(std::move(objs)), opt_(opt) {}
+
+  LinkResult run() {
+    discard_duplicate_groups(objs_);
+    classify();
+    lay_out();
+    define_linker_symbols();
+    collect_globals();
+    resolve_symbols();
+    std::vector<std::uint8_t> mem = copy_sections();
+    for (auto& o : objs_)
+      for (std::uint32_t k = 0; k < o.secs.size(); ++k) apply_relocations(o, o.secs[k], mem);
+    // Checked after relocation so a misplaced image reports the more specific range error first.
+    if (opt_.stack_size >= opt_.sram_size || image_end_ > stack_limit_)
+      throw UserError(fmt::format("image larger than SRAM: image ends at 0x{:x} and the stack needs 0x{:x} bytes below 0x{:x} (SRAM size 0x{:x})",
+                                  image_end_, opt_.stack_size, stack_top_, opt_.sram_size));
+    LinkResult res;
+    res.image = make_image(std::move(mem));
+    res.map = map_text(res.image);
+    return res;
+  }
+
+ private:
+  struct Region { std::string name; std::uint32_t lo, hi; };
+  struct Def { std::uint32_t addr; std::size_t obj; bool weak; bool func; std::uint32_t size; };
+
+  // Classify: code, read-only data, init_array (by priority), data, bss.
+  void classify() {
+    for (std::size_t i = 0; i < objs_.size(); ++i)
+      for (std::uint32_t k = 0; k < objs_[i].secs.size(); ++k) {
+        const Section& s = objs_[i].secs[k];
+        if (!is_alloc(s)) continue;
+        if (s.type == kShtInitArray || s.name.rfind(".init_array", 0) == 0) init_.push_back({i, k});
+        else if (s.flags & kShfExec) code_.push_back({i, k});
+        else if (s.type == kShtNobits) bss_.push_back({i, k});
+        else if (s.flags & kShfWrite) data_.push_back({i, k});
+        else rodata_.push_back({i, k});
+        if (s.name.rfind(".fini_array", 0) == 0 || s.name.rfind(".ctors", 0) == 0)
+          throw UserError(fmt::format("{}: section {} is not supported (static destructors need -fno-c++-static-destructors)", objs_[i].path, s.name));
       }
-  cur = align_up(cur, 8);
-  regions.back().hi = static_cast<std::uint32_t>(cur);
-  const std::uint64_t image_end = cur;
-  const std::uint32_t stack_top = opt.sram_size;
-  const std::uint32_t stack_limit = opt.sram_size - std::min(opt.sram_size, opt.stack_size);
+    std::stable_sort(init_.begin(), init_.end(), [&](const Placed& a, const Placed& b) {
+      return init_priority(objs_[a.obj].secs[a.sec].name) < init_priority(objs_[b.obj].secs[b.sec].name);
+    });
+  }
+
+  // Gives each section of `list` its address from cur_ on; the region spans them.
+  void place(const std::vector<Placed>& list, const char* region) {
+    const std::uint64_t lo = cur_;
+    for (const auto& pl : list) {
+      Section& s = objs_[pl.obj].secs[pl.sec];
+      cur_ = align_up(cur_, s.align);
+      s.addr = static_cast<std::uint32_t>(cur_);
+      s.placed = true;
+      cur_ += s.size;
+      if (cur_ > 0xFFFFFFFFull) throw UserError("image does not fit the 32-bit address space");
+    }
+    cur_ = align_up(cur_, 4);
+    regions_.push_back({region, static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(cur_)});
+  }
+
+  void lay_out() {
+    cur_ = opt_.text_base;
+    place(code_, "code");
+    place(rodata_, "rodata");
+    cur_ = align_up(cur_, 4);
+    place(init_, "init_array");
+    place(data_, "data");
+    cur_ = align_up(cur_, 8);
+    // COMMON symbols (only with -fcommon) go to the start of bss.
+    bss_lo_ = cur_;
+    place(bss_, "bss");
+    for (auto& o : objs_)
+      for (auto& y : o.syms)
+        if (y.shndx == kShnCommon && !common_addr_.count(y.name)) {
+          cur_ = align_up(cur_, std::max<std::uint32_t>(4, y.value));
+          common_addr_[y.name] = static_cast<std::uint32_t>(cur_);
+          cur_ += y.size;
+        }
+    cur_ = align_up(cur_, 8);
+    regions_.back().hi = static_cast<std::uint32_t>(cur_);
+    image_end_ = cur_;
+    stack_top_ = opt_.sram_size;
+    stack_limit_ = opt_.sram_size - std::min(opt_.sram_size, opt_.stack_size);
+  }
 
   // Synthetic symbols, as a final link would define them.
-  std::map<std::string, std::uint32_t> synth = {
-      {"__text_start", regions[0].lo},     {"__text_end", regions[0].hi},
-      {"__init_array_start", regions[2].lo}, {"__init_array_end", regions[2].hi},
-      {"__data_start", regions[3].lo},     {"__data_end", regions[3].hi},
-      {"__bss_start", static_cast<std::uint32_t>(bss_lo)}, {"__bss_end", static_cast<std::uint32_t>(image_end)},
-      {"_end", static_cast<std::uint32_t>(image_end)},  {"__heap_start", static_cast<std::uint32_t>(image_end)},
-      {"__stack_limit", stack_limit},      {"__stack_top", stack_top},
-      {"__sram_size", opt.sram_size},
-  };
+  void define_linker_symbols() {
+    const auto end = static_cast<std::uint32_t>(image_end_);
+    synth_ = {
+        {"__text_start", regions_[0].lo},       {"__text_end", regions_[0].hi},
+        {"__init_array_start", regions_[2].lo}, {"__init_array_end", regions_[2].hi},
+        {"__data_start", regions_[3].lo},       {"__data_end", regions_[3].hi},
+        {"__bss_start", static_cast<std::uint32_t>(bss_lo_)}, {"__bss_end", end},
+        {"_end", end},                          {"__heap_start", end},
+        {"__stack_limit", stack_limit_},        {"__stack_top", stack_top_},
+        {"__sram_size", opt_.sram_size},
+    };
+  }
 
-  // Global symbol table.
-  struct Def { std::uint32_t addr; std::size_t obj; bool weak; bool func; std::uint32_t size; };
-  std::map<std::string, Def> globals;
-  auto sym_address = [&](const Object& o, const Sym& y) -> std::optional<std::uint32_t> {
+  std::optional<std::uint32_t> sym_address(const Object& o, const Sym& y) const {
     if (y.shndx == kShnAbs) return y.value;
-    if (y.shndx == kShnCommon) return common_addr.at(y.name);
+    if (y.shndx == kShnCommon) return common_addr_.at(y.name);
     if (y.shndx == kShnUndef || y.shndx >= o.secs.size()) return std::nullopt;
     const Section& s = o.secs[y.shndx];
     if (!s.placed) return std::nullopt;  // discarded or non-allocated section
     return s.addr + y.value;
-  };
-  for (std::size_t i = 0; i < objs.size(); ++i)
-    for (const auto& y : objs[i].syms) {
-      if (y.bind == kStbLocal || y.shndx == kShnUndef) continue;
-      const auto a = sym_address(objs[i], y);
-      if (!a) continue;  // member of a discarded COMDAT group: the kept copy defines it
-      const bool weak = y.bind == kStbWeak;
-      auto it = globals.find(y.name);
-      if (it == globals.end()) {
-        globals[y.name] = {*a, i, weak, y.type == kSttFunc, y.size};
-      } else if (!weak && !it->second.weak) {
-        if (synth.count(y.name) == 0)
-          throw UserError(fmt::format("duplicate symbol: {} (defined in {} and in {})", y.name, objs[it->second.obj].path, objs[i].path));
-      } else if (it->second.weak && !weak) {
-        it->second = {*a, i, false, y.type == kSttFunc, y.size};
+  }
+
+  // Global symbol table: a strong definition wins over weak ones; two strong ones are an error.
+  void collect_globals() {
+    for (std::size_t i = 0; i < objs_.size(); ++i)
+      for (const auto& y : objs_[i].syms) {
+        if (y.bind == kStbLocal || y.shndx == kShnUndef) continue;
+        const auto a = sym_address(objs_[i], y);
+        if (!a) continue;  // member of a discarded COMDAT group: the kept copy defines it
+        const bool weak = y.bind == kStbWeak;
+        auto it = globals_.find(y.name);
+        if (it == globals_.end()) {
+          globals_[y.name] = {*a, i, weak, y.type == kSttFunc, y.size};
+        } else if (!weak && !it->second.weak) {
+          if (synth_.count(y.name) == 0)
+            throw UserError(fmt::format("duplicate symbol: {} (defined in {} and in {})", y.name, objs_[it->second.obj].path, objs_[i].path));
+        } else if (it->second.weak && !weak) {
+          it->second = {*a, i, false, y.type == kSttFunc, y.size};
+        }
       }
-    }
-  for (const auto& [n, v] : synth)
-    if (globals.count(n)) throw UserError(fmt::format("duplicate symbol: {} (reserved by the linker, defined in {})", n, objs[globals[n].obj].path));
-  if (!globals.count("__dso_handle")) synth["__dso_handle"] = regions[3].lo;
+    for (const auto& [n, v] : synth_)
+      if (globals_.count(n)) throw UserError(fmt::format("duplicate symbol: {} (reserved by the linker, defined in {})", n, objs_[globals_[n].obj].path));
+    if (!globals_.count("__dso_handle")) synth_["__dso_handle"] = regions_[3].lo;
+  }
 
   // Resolve every symbol of every object.
-  for (auto& o : objs) {
-    o.sym_addr.assign(o.syms.size(), 0);
-    for (std::size_t k = 1; k < o.syms.size(); ++k) {
-      const Sym& y = o.syms[k];
-      if (y.type == kSttFile) continue;
-      std::optional<std::uint32_t> a;
-      if (y.bind == kStbLocal) {
-        a = sym_address(o, y);
-        if (!a && y.type == kSttSection) a = 0;  // section of a discarded group; its relocations are skipped
-      } else if (auto g = globals.find(y.name); g != globals.end()) {
-        a = g->second.addr;
-      } else if (auto sy = synth.find(y.name); sy != synth.end()) {
-        a = sy->second;
+  void resolve_symbols() {
+    for (auto& o : objs_) {
+      o.sym_addr.assign(o.syms.size(), 0);
+      for (std::size_t k = 1; k < o.syms.size(); ++k) {
+        const Sym& y = o.syms[k];
+        if (y.type == kSttFile) continue;
+        std::optional<std::uint32_t> a;
+        if (y.bind == kStbLocal) {
+          a = sym_address(o, y);
+          if (!a && y.type == kSttSection) a = 0;  // section of a discarded group; its relocations are skipped
+        } else if (auto g = globals_.find(y.name); g != globals_.end()) {
+          a = g->second.addr;
+        } else if (auto sy = synth_.find(y.name); sy != synth_.end()) {
+          a = sy->second;
+        }
+        if (a) o.sym_addr[k] = *a;
+        else if (y.bind == kStbWeak) o.sym_addr[k] = 0;
+        else o.sym_addr[k] = 0xFFFFFFFFu;  // undefined; an error if a relocation uses it
       }
-      if (a) o.sym_addr[k] = *a;
-      else if (y.bind == kStbWeak) o.sym_addr[k] = 0;
-      else o.sym_addr[k] = 0xFFFFFFFFu;  // undefined; an error if a relocation uses it
     }
   }
 
-  // Build memory and apply relocations.
-  const std::uint32_t base = opt.text_base;
-  const std::uint32_t bss_start = static_cast<std::uint32_t>(bss_lo);
-  std::vector<std::uint8_t> mem(bss_start - base, 0);
-  for (auto* list : {&code, &rodata, &init, &data})
-    for (auto& pl : *list) {
-      const Object& o = objs[pl.obj];
-      const Section& s = o.secs[pl.sec];
-      std::copy_n(o.buf.begin() + s.offset, s.size, mem.begin() + (s.addr - base));
+  // The loaded bytes from text_base up to bss.
+  std::vector<std::uint8_t> copy_sections() const {
+    const std::uint32_t base = opt_.text_base;
+    std::vector<std::uint8_t> mem(static_cast<std::uint32_t>(bss_lo_) - base, 0);
+    for (auto* list : {&code_, &rodata_, &init_, &data_})
+      for (auto& pl : *list) {
+        const Object& o = objs_[pl.obj];
+        const Section& s = o.secs[pl.sec];
+        std::copy_n(o.buf.begin() + s.offset, s.size, mem.begin() + (s.addr - base));
+      }
+    return mem;
+  }
+
+  // Applies the RELA section `r` of `o` (other sections are skipped) to the loaded bytes.
+  void apply_relocations(const Object& o, const Section& r, std::vector<std::uint8_t>& mem) const {
+    if (r.type != kShtRela) return;
+    if (r.info >= o.secs.size()) o.corrupt(fmt::format("relocation section {} targets section {}", r.name, r.info));
+    const Section& t = o.secs[r.info];
+    if (!is_alloc(t) || !t.placed || t.type == kShtNobits) return;  // debug info, discarded groups
+    if (r.entsize != 12 || r.size % 12) o.corrupt(fmt::format("relocation section {} entry size", r.name));
+    for (std::uint32_t e = 0; e < r.size; e += 12) {
+      const std::uint32_t off = o.u32(r.offset + e), info = o.u32(r.offset + e + 4);
+      const std::int32_t addend = static_cast<std::int32_t>(o.u32(r.offset + e + 8));
+      const unsigned type = info & 0xFF;
+      const std::uint32_t si = info >> 8;
+      if (si >= o.syms.size()) o.corrupt(fmt::format("relocation at {} uses symbol {} of {}", o.where(r.info, off), si, o.syms.size()));
+      if (type == 0) continue;
+      if (std::uint64_t{off} + 4 > t.size) o.corrupt(fmt::format("relocation offset 0x{:x} outside section {}", off, t.name));
+      if (o.sym_addr[si] == 0xFFFFFFFFu && o.syms[si].shndx == kShnUndef)
+        throw UserError(fmt::format("undefined symbol: {} (referenced from {})", o.syms[si].name, o.where(r.info, off)));
+      const std::uint32_t V = o.sym_addr[si] + static_cast<std::uint32_t>(addend);
+      std::uint8_t* p = mem.data() + (t.addr + off - opt_.text_base);
+      std::uint32_t w = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+      const std::string symname = o.syms[si].type == kSttSection ? o.secs[o.syms[si].shndx].name : o.syms[si].name;
+      w = patch_word(type, w, V, o.where(r.info, off), symname, o.path);
+      p[0] = static_cast<std::uint8_t>(w >> 24);
+      p[1] = static_cast<std::uint8_t>(w >> 16);
+      p[2] = static_cast<std::uint8_t>(w >> 8);
+      p[3] = static_cast<std::uint8_t>(w);
     }
-  for (auto& o : objs)
-    for (std::uint32_t k = 0; k < o.secs.size(); ++k) {
-      const Section& r = o.secs[k];
-      if (r.type != kShtRela) continue;
-      if (r.info >= o.secs.size()) o.corrupt(fmt::format("relocation section {} targets section {}", r.name, r.info));
-      const Section& t = o.secs[r.info];
-      if (!is_alloc(t) || !t.placed || t.type == kShtNobits) continue;  // debug info, discarded groups
-      if (r.entsize != 12 || r.size % 12) o.corrupt(fmt::format("relocation section {} entry size", r.name));
-      for (std::uint32_t e = 0; e < r.size; e += 12) {
-        const std::uint32_t off = o.u32(r.offset + e), info = o.u32(r.offset + e + 4);
-        const std::int32_t addend = static_cast<std::int32_t>(o.u32(r.offset + e + 8));
-        const unsigned type = info & 0xFF;
-        const std::uint32_t si = info >> 8;
-        if (si >= o.syms.size()) o.corrupt(fmt::format("relocation at {} uses symbol {} of {}", o.where(r.info, off), si, o.syms.size()));
-        if (type == 0) continue;
-        if (std::uint64_t{off} + 4 > t.size) o.corrupt(fmt::format("relocation offset 0x{:x} outside section {}", off, t.name));
-        if (o.sym_addr[si] == 0xFFFFFFFFu && o.syms[si].shndx == kShnUndef)
-          throw UserError(fmt::format("undefined symbol: {} (referenced from {})", o.syms[si].name, o.where(r.info, off)));
-        const std::uint32_t S = o.sym_addr[si];
-        const std::uint32_t V = S + static_cast<std::uint32_t>(addend);
-        std::uint8_t* p = mem.data() + (t.addr + off - base);
-        std::uint32_t w = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
-        const std::string symname = o.syms[si].type == kSttSection ? o.secs[o.syms[si].shndx].name : o.syms[si].name;
-        auto range = [&](std::uint64_t limit, const char* why) {
-          if (V >= limit)
-            throw UserError(fmt::format("relocation {} out of range at {}: value 0x{:x} of {} does not fit ({})", reloc_name(type),
-                                        o.where(r.info, off), V, symname, why));
-        };
-        switch (type) {
-          case 1: range(1u << 21, "21-bit absolute address: data must lie below 2 MiB with -mcmodel=small"); w = (w & ~0x007CFFFFu) | ((V >> 16 & 0x1F) << 18) | (V & 0xFFFF); break;
-          case 2: range(1u << 21, "21-bit absolute address"); w = (w & ~0x007CFFFCu) | ((V >> 16 & 0x1F) << 18) | (V & 0xFFFC); break;
-          case 3:
-            range(1u << 25, "branch targets are absolute 25-bit addresses: code must lie below 32 MiB");
-            if (V & 3) throw UserError(fmt::format("relocation R_LANAI_25 at {}: branch target 0x{:x} is not word aligned", o.where(r.info, off), V));
-            w = (w & ~0x01FFFFFCu) | (V & 0x01FFFFFCu);
-            break;
-          case 4: w = V; break;
-          case 5: w = (w & 0xFFFF0000u) | (V >> 16); break;
-          case 6: w = (w & 0xFFFF0000u) | (V & 0xFFFF); break;
-          default: throw UserError(fmt::format("{}: unsupported relocation type {} at {}", o.path, type, o.where(r.info, off)));
+  }
+
+  Image make_image(std::vector<std::uint8_t> mem) const {
+    Image im;
+    auto entry = globals_.find(opt_.entry);
+    if (entry == globals_.end()) throw UserError(fmt::format("undefined symbol: {} (the entry point; link the firmware runtime's crt0)", opt_.entry));
+    im.entry = entry->second.addr;
+    im.code_lo = regions_[0].lo;
+    im.code_hi = regions_[0].hi;
+    im.stack_limit = stack_limit_;
+    im.stack_top = stack_top_;
+    im.sram_size = opt_.sram_size;
+    Segment seg;
+    seg.addr = opt_.text_base;
+    seg.size = static_cast<std::uint32_t>(mem.size());
+    seg.data = std::move(mem);
+    im.segments.push_back(std::move(seg));
+    Segment z;
+    z.addr = static_cast<std::uint32_t>(bss_lo_);
+    z.size = static_cast<std::uint32_t>(image_end_ - bss_lo_);
+    z.zero = true;
+    im.segments.push_back(z);
+    im.symbols = report_symbols();
+    return im;
+  }
+
+  // Symbols for reports: every named function/object (locals too: static functions matter),
+  // sorted by address.
+  std::vector<lanai::Symbol> report_symbols() const {
+    std::vector<lanai::Symbol> out;
+    std::set<std::pair<std::uint32_t, std::string>> seen;
+    for (const auto& o : objs_)
+      for (std::size_t k = 1; k < o.syms.size(); ++k) {
+        const Sym& y = o.syms[k];
+        if (y.name.empty() || y.type == kSttSection || y.type == kSttFile || y.name.rfind(".L", 0) == 0) continue;
+        if (y.shndx == kShnUndef || y.bind != kStbLocal) {
+          if (y.shndx == kShnUndef) continue;
+          auto g = globals_.find(y.name);
+          if (g == globals_.end() || g->second.obj != static_cast<std::size_t>(&o - objs_.data())) continue;
         }
-        p[0] = static_cast<std::uint8_t>(w >> 24);
-        p[1] = static_cast<std::uint8_t>(w >> 16);
-        p[2] = static_cast<std::uint8_t>(w >> 8);
-        p[3] = static_cast<std::uint8_t>(w);
+        const auto a = sym_address(o, y);
+        if (!a || !seen.insert({*a, y.name}).second) continue;
+        out.push_back({*a, y.size, y.name, y.type == kSttFunc, {}});
       }
-    }
+    std::sort(out.begin(), out.end(), [](const lanai::Symbol& a, const lanai::Symbol& b) {
+      return a.addr != b.addr ? a.addr < b.addr : a.name < b.name;
+    });
+    return out;
+  }
 
-  // Checked after relocation so a misplaced image reports the more specific range error first.
-  if (opt.stack_size >= opt.sram_size || image_end > stack_limit)
-    throw UserError(fmt::format("image larger than SRAM: image ends at 0x{:x} and the stack needs 0x{:x} bytes below 0x{:x} (SRAM size 0x{:x})",
-                                image_end, opt.stack_size, stack_top, opt.sram_size));
-
-  LinkResult res;
-  Image& im = res.image;
-  auto entry = globals.find(opt.entry);
-  if (entry == globals.end()) throw UserError(fmt::format("undefined symbol: {} (the entry point; link the firmware runtime's crt0)", opt.entry));
-  im.entry = entry->second.addr;
-  im.code_lo = regions[0].lo;
-  im.code_hi = regions[0].hi;
-  im.stack_limit = stack_limit;
-  im.stack_top = stack_top;
-  im.sram_size = opt.sram_size;
-  Segment seg;
-  seg.addr = base;
-  seg.size = static_cast<std::uint32_t>(mem.size());
-  seg.data = std::move(mem);
-  im.segments.push_back(std::move(seg));
-  Segment z;
-  z.addr = bss_start;
-  z.size = static_cast<std::uint32_t>(image_end - bss_lo);
-  z.zero = true;
-  im.segments.push_back(z);
-
-  // Symbols for reports: every named function/object (locals too: static functions matter).
-  std::set<std::pair<std::uint32_t, std::string>> seen;
-  for (const auto& o : objs)
-    for (std::size_t k = 1; k < o.syms.size(); ++k) {
-      const Sym& y = o.syms[k];
-      if (y.name.empty() || y.type == kSttSection || y.type == kSttFile || y.name.rfind(".L", 0) == 0) continue;
-      if (y.shndx == kShnUndef || y.bind != kStbLocal) {
-        if (y.shndx == kShnUndef) continue;
-        auto g = globals.find(y.name);
-        if (g == globals.end() || g->second.obj != static_cast<std::size_t>(&o - objs.data())) continue;
+  std::string map_text(const Image& im) const {
+    std::string m;
+    m += fmt::format("# sanvp firmware map\nentry       0x{:08x} {}\n", im.entry, opt_.entry);
+    m += fmt::format("sram        0x{:08x} bytes\n\nregions:\n", opt_.sram_size);
+    for (const auto& r : regions_) m += fmt::format("  {:<11} 0x{:08x}..0x{:08x} {:>8} bytes\n", r.name, r.lo, r.hi, r.hi - r.lo);
+    m += fmt::format("  {:<11} 0x{:08x}..0x{:08x} {:>8} bytes\n", "free", static_cast<std::uint32_t>(image_end_), stack_limit_, stack_limit_ - image_end_);
+    m += fmt::format("  {:<11} 0x{:08x}..0x{:08x} {:>8} bytes\n", "stack", stack_limit_, stack_top_, stack_top_ - stack_limit_);
+    m += "\nsections:\n";
+    for (auto* list : {&code_, &rodata_, &init_, &data_, &bss_})
+      for (auto& pl : *list) {
+        const Section& s = objs_[pl.obj].secs[pl.sec];
+        m += fmt::format("  0x{:08x} {:>8} {:<32} {}\n", s.addr, s.size, s.name, objs_[pl.obj].path);
       }
-      const auto a = sym_address(o, y);
-      if (!a || !seen.insert({*a, y.name}).second) continue;
-      im.symbols.push_back({*a, y.size, y.name, y.type == kSttFunc, {}});
-    }
-  std::sort(im.symbols.begin(), im.symbols.end(), [](const lanai::Symbol& a, const lanai::Symbol& b) {
-    return a.addr != b.addr ? a.addr < b.addr : a.name < b.name;
-  });
+    m += "\nsymbols:\n";
+    for (const auto& s : im.symbols) m += fmt::format("  0x{:08x} {:>8} {} {}\n", s.addr, s.size, s.is_function ? 'F' : 'O', s.name);
+    m += "\nlinker symbols:\n";
+    for (const auto& [n, v] : synth_) m += fmt::format("  0x{:08x} {}\n", v, n);
+    return m;
+  }
 
-  // Map file.
-  std::string& m = res.map;
-  m += fmt::format("# sanvp firmware map\nentry       0x{:08x} {}\n", im.entry, opt.entry);
-  m += fmt::format("sram        0x{:08x} bytes\n\nregions:\n", opt.sram_size);
-  for (const auto& r : regions) m += fmt::format("  {:<11} 0x{:08x}..0x{:08x} {:>8} bytes\n", r.name, r.lo, r.hi, r.hi - r.lo);
-  m += fmt::format("  {:<11} 0x{:08x}..0x{:08x} {:>8} bytes\n", "free", static_cast<std::uint32_t>(image_end), stack_limit, stack_limit - image_end);
-  m += fmt::format("  {:<11} 0x{:08x}..0x{:08x} {:>8} bytes\n", "stack", stack_limit, stack_top, stack_top - stack_limit);
-  m += "\nsections:\n";
-  for (auto* list : {&code, &rodata, &init, &data, &bss})
-    for (auto& pl : *list) {
-      const Section& s = objs[pl.obj].secs[pl.sec];
-      m += fmt::format("  0x{:08x} {:>8} {:<32} {}\n", s.addr, s.size, s.name, objs[pl.obj].path);
-    }
-  m += "\nsymbols:\n";
-  for (const auto& s : im.symbols) m += fmt::format("  0x{:08x} {:>8} {} {}\n", s.addr, s.size, s.is_function ? 'F' : 'O', s.name);
-  m += "\nlinker symbols:\n";
-  for (const auto& [n, v] : synth) m += fmt::format("  0x{:08x} {}\n", v, n);
-  return res;
+  std::vector<Object> objs_;
+  const LinkOptions& opt_;
+  std::vector<Placed> code_, rodata_, init_, data_, bss_;
+  std::vector<Region> regions_;
+  std::uint64_t cur_ = 0, bss_lo_ = 0, image_end_ = 0;
+  std::uint32_t stack_top_ = 0, stack_limit_ = 0;
+  std::map<std::string, std::uint32_t> common_addr_;
+  std::map<std::string, std::uint32_t> synth_;
+  std::map<std::string, Def> globals_;
+};
+
+}  // namespace
+
+LinkResult link(const std::vector<std::string>& inputs, const LinkOptions& opt) {
+  check_options(inputs, opt);
+  std::vector<Object> objs;
+  for (const auto& p : inputs) objs.push_back(read_object(p));
+  return Linker(std::move(objs), opt).run();
 }
 
 }  // namespace sanvp::fw
