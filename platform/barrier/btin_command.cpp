@@ -10,7 +10,7 @@
 #include "platform/barrier/flit_run.hpp"
 #include "platform/cli/commands.hpp"
 #include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
+#include "platform/sim/report.hpp"
 
 namespace {
 
@@ -33,26 +33,61 @@ sanvp::ParamValues params_from(const std::vector<std::string>& sets) {
   return pv;
 }
 
-void write_file(const std::string& path, const std::string& text, const char* what) {
-  sanvp::write_file_checked(path, text, what);
+// Counts of 0 would run nothing (or, for registers, a different experiment) without a word.
+void at_least_1(const char* opt, int v) {
+  if (v < 1) throw sanvp::UserError(fmt::format("{}: {} must be at least 1", opt, v));
 }
 
-// Counts of 0 would run nothing (or, for registers, a different experiment) without a word.
-void check_counts(const Options& o, bool flit) {
-  auto at_least_1 = [](const char* opt, int v) {
-    if (v < 1) throw sanvp::UserError(fmt::format("{}: {} must be at least 1", opt, v));
-  };
-  if (flit) {
-    at_least_1("--groups", o.flit.groups);
-    for (int s : o.flit_sizes) at_least_1("--sizes", s);
-    if (!o.flit_json.empty()) sanvp::check_output_path(o.flit_json, "--json");
-    return;
-  }
+// `sanvp btin flit`: the flit-level barriers against the model; a failed run is a simulation
+// failure: its errors on stderr, exit 3 (the table keeps them too).
+int flit_command(const Options& o, sanvp::ParamValues& pv) {
+  at_least_1("--groups", o.flit.groups);
+  for (int s : o.flit_sizes) at_least_1("--sizes", s);
+  sanvp::Report rep;
+  const auto json = rep.output(o.flit_json, "--json");
+  auto fc = o.flit;
+  if (!o.flit_sizes.empty()) fc.sizes = o.flit_sizes;
+  const auto r = sanvp::barrier::run_flit_barriers(pv, fc);
+  fmt::print("{}", sanvp::barrier::flit_table(fc, r));
+  rep.write_json(json, sanvp::barrier::flit_json(fc, r), 1);
+  for (const auto& e : r.errors) rep.error(e);
+  return rep.exit_code();
+}
+
+// `sanvp btin experiment`: the paper's Section 5 comparison on random irregular networks.
+int experiment_command(const Options& o, const sanvp::barrier::LatencyParams& lat) {
   at_least_1("--registers", o.exp.registers);
   at_least_1("--runs", o.exp.runs);
   for (int s : o.sizes) at_least_1("--sizes", s);
-  if (!o.json.empty()) sanvp::check_output_path(o.json, "--json");
-  if (!o.csv.empty()) sanvp::check_output_path(o.csv, "--csv");
+  sanvp::Report rep;
+  const auto json = rep.output(o.json, "--json");
+  const auto csv = rep.output(o.csv, "--csv");
+  auto c = o.exp;
+  c.lat = lat;
+  if (!o.sizes.empty()) {
+    c.sizes = o.sizes;
+  } else {
+    c.sizes.clear();
+    for (int n = 2; n <= std::min(256, c.nodes); n *= 2) c.sizes.push_back(n);
+  }
+  const auto r = sanvp::barrier::run_experiment(c);
+  // A refused configuration still gets its JSON (with "error"), so a script can tabulate it.
+  rep.write_json(json, sanvp::barrier::experiment_json(r), 1);
+  if (!r.config_error.empty()) {
+    rep.error(r.config_error, sanvp::kExitUserError);
+    return rep.exit_code();
+  }
+  fmt::print("{}", sanvp::barrier::experiment_table(r));
+  rep.write(csv, sanvp::barrier::experiment_csv(r));
+  return rep.exit_code();
+}
+
+// The random irregular network of `experiment` and `flit` (paper Section 5).
+void add_network_options(CLI::App* app, int& nodes, int& switches, int& ports, double& f) {
+  app->add_option("--nodes", nodes, "nodes p")->capture_default_str();
+  app->add_option("--switches", switches, "switches q")->capture_default_str();
+  app->add_option("--ports", ports, "ports per switch k")->capture_default_str();
+  app->add_option("--f", f, "connectivity f")->capture_default_str();
 }
 
 sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
@@ -61,10 +96,7 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
   sub->add_option("--set", opt->sets, "override a parameter: key=value (btin.t_s, btin.t_p, btin.t_r, btin.t_root)");
   auto* exp = sub->add_subcommand("experiment", "BTIN vs unicast vs multicast on random irregular networks (paper Section 5)");
   auto& c = opt->exp;
-  exp->add_option("--nodes", c.nodes, "nodes p")->capture_default_str();
-  exp->add_option("--switches", c.switches, "switches q")->capture_default_str();
-  exp->add_option("--ports", c.ports, "ports per switch k")->capture_default_str();
-  exp->add_option("--f", c.f, "connectivity f")->capture_default_str();
+  add_network_options(exp, c.nodes, c.switches, c.ports, c.f);
   exp->add_option("--sizes", opt->sizes, "group sizes (default 2,4,...,256 up to the node count)")->delimiter(',');
   exp->add_option("--runs", c.runs, "runs per group size (a new network and group each)")->capture_default_str();
   sanvp::add_seed_option(exp, c.seed, "seed: run r uses network seed+r")->capture_default_str();
@@ -74,10 +106,7 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
   exp->add_option("--json", opt->json, "write the per-size summary to this JSON file");
   auto* flit = sub->add_subcommand("flit", "BTIN barriers in the flit-level simulator on a random irregular network, vs the model");
   auto& fc = opt->flit;
-  flit->add_option("--nodes", fc.nodes, "nodes p")->capture_default_str();
-  flit->add_option("--switches", fc.switches, "switches q")->capture_default_str();
-  flit->add_option("--ports", fc.ports, "ports per switch k")->capture_default_str();
-  flit->add_option("--f", fc.f, "connectivity f")->capture_default_str();
+  add_network_options(flit, fc.nodes, fc.switches, fc.ports, fc.f);
   flit->add_option("--sizes", opt->flit_sizes, "group sizes (default 2,16,64,256)")->delimiter(',');
   flit->add_option("--groups", fc.groups, "groups per size")->capture_default_str();
   sanvp::add_seed_option(flit, fc.seed, "network seed")->capture_default_str();
@@ -89,38 +118,9 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
     (void)g_barrier_params;
     sanvp::ParamValues pv = params_from(opt->sets);
     const auto lat = sanvp::barrier::LatencyParams::from_params(pv, "");
-    if (flit->parsed() || exp->parsed()) check_counts(*opt, flit->parsed());
-    if (flit->parsed()) {
-      auto fc = opt->flit;
-      if (!opt->flit_sizes.empty()) fc.sizes = opt->flit_sizes;
-      const auto r = sanvp::barrier::run_flit_barriers(pv, fc);
-      fmt::print("{}", sanvp::barrier::flit_table(fc, r));
-      if (!opt->flit_json.empty()) write_file(opt->flit_json, sanvp::barrier::flit_json(fc, r).dump(1) + "\n", "--json");
-      // A failed run is a simulation failure: its errors on stderr, exit 3 (the table keeps them too).
-      for (const auto& e : r.errors) fmt::print(stderr, "error: {}\n", e);
-      return r.errors.empty() ? 0 : sanvp::kExitSimError;
-    }
-    if (!exp->parsed()) {
-      fmt::print("{}", sanvp::barrier::btin_example_report(lat));
-      return 0;
-    }
-    auto c = opt->exp;
-    c.lat = lat;
-    if (!opt->sizes.empty()) {
-      c.sizes = opt->sizes;
-    } else {
-      c.sizes.clear();
-      for (int n = 2; n <= std::min(256, c.nodes); n *= 2) c.sizes.push_back(n);
-    }
-    const auto r = sanvp::barrier::run_experiment(c);
-    // A refused configuration still gets its JSON (with "error"), so a script can tabulate it.
-    if (!opt->json.empty()) write_file(opt->json, sanvp::barrier::experiment_json(r).dump(1) + "\n", "--json");
-    if (!r.config_error.empty()) {
-      fmt::print(stderr, "error: {}\n", r.config_error);
-      return sanvp::kExitUserError;
-    }
-    fmt::print("{}", sanvp::barrier::experiment_table(r));
-    if (!opt->csv.empty()) write_file(opt->csv, sanvp::barrier::experiment_csv(r), "--csv");
+    if (flit->parsed()) return flit_command(*opt, pv);
+    if (exp->parsed()) return experiment_command(*opt, lat);
+    fmt::print("{}", sanvp::barrier::btin_example_report(lat));
     return 0;
   };
 }};

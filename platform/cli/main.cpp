@@ -12,7 +12,7 @@
 #include "platform/core/log.hpp"
 #include "platform/core/params.hpp"
 #include "platform/sim/run.hpp"
-#include "platform/topo/scenario.hpp"
+#include "platform/scenario/scenario.hpp"
 
 using namespace sanvp;
 
@@ -53,6 +53,64 @@ const char* type_name(ParamType t) {
   return "?";
 }
 
+// `sanvp params`: every parameter, one line each.
+int print_params() {
+  const auto all = ParamCatalog::sorted();
+  std::size_t kw = 9, dw = 7, uw = 4;
+  for (const auto& p : all) {
+    kw = std::max(kw, p.key().size());
+    dw = std::max(dw, p.def.size());
+    uw = std::max(uw, p.unit.size());
+  }
+  fmt::print("{:<{}}  {:<6}  {:<{}}  {:<{}}  {}\n", "parameter", kw, "type", "unit", uw, "default", dw, "meaning");
+  for (const auto& p : all)
+    fmt::print("{:<{}}  {:<6}  {:<{}}  {:<{}}  {}\n", p.key(), kw, type_name(p.type), p.unit, uw, p.def, dw, p.meaning);
+  return 0;
+}
+
+// `sanvp run [SCENARIO]`: its options, and the run.
+struct RunCommand {
+  CLI::App* app = nullptr;
+  RunOptions opt;
+  std::string scenario, window;
+  std::vector<std::string> sets;
+
+  void declare(CLI::App& parent) {
+    app = parent.add_subcommand("run", "run a scenario (the built-in default when none is given)");
+    app->add_option("scenario", scenario, "scenario file (YAML)");
+    app->add_option("--set", sets, "override a parameter or scenario value: key=value (see 'sanvp params')");
+    app->add_option("--vcd", opt.vcd, "write waves to this VCD file");
+    app->add_option("--report", opt.report, "report file")->capture_default_str();
+    add_seed_option(app, opt.seed, "random seed")->capture_default_str();
+    app->add_option("--trace", opt.trace, "comma-separated module patterns to trace, e.g. 'sw0.*,n1'");
+    app->add_option("--trace-window", window, "trace only FROM:TO, e.g. 10us:50us");
+    app->add_flag("--check", opt.check, "check work conservation of every link while running (platform/sim/fabric_monitor.hpp); a violation stops the run (exit 3)");
+  }
+
+  int run() {
+    // Output paths first: a bad one is an error before the run, not after it.
+    if (!opt.report.empty()) check_output_path(opt.report, "--report");
+    if (!opt.vcd.empty()) check_output_path(opt.vcd, "--vcd");
+    ParamValues pv;
+    if (!scenario.empty()) {
+      // Scenario file: its values, then --set overrides; command-line options beat its tracing
+      // and seed settings.
+      Scenario sc = load_scenario(scenario, sets, pv);
+      opt.scenario = sc.name;
+      if (sc.seed && app->count("--seed") == 0) opt.seed = *sc.seed;
+      if (opt.vcd.empty() && !sc.vcd.empty()) check_output_path(opt.vcd = sc.vcd, "tracing.vcd");
+      if (opt.trace.empty()) opt.trace = sc.trace;
+      parse_window(window.empty() ? sc.trace_window : window, opt);
+      RunSpec spec = scenario_run_spec(sc);
+      return run_simulation(pv, opt, spec).exit_code;
+    }
+    apply_sets(pv, sets);
+    parse_window(window, opt);
+    RunSpec spec = default_scenario(pv);
+    return run_simulation(pv, opt, spec).exit_code;
+  }
+};
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -66,18 +124,8 @@ int sc_main(int argc, char* argv[]) {
   std::string log_level = "warn";
   app.add_option("--log-level", log_level, "error, warn, info, debug, trace")->capture_default_str();
 
-  RunOptions opt;
-  std::string scenario, window;
-  std::vector<std::string> sets;
-  auto* run = app.add_subcommand("run", "run a scenario (the built-in default when none is given)");
-  run->add_option("scenario", scenario, "scenario file (YAML)");
-  run->add_option("--set", sets, "override a parameter or scenario value: key=value (see 'sanvp params')");
-  run->add_option("--vcd", opt.vcd, "write waves to this VCD file");
-  run->add_option("--report", opt.report, "report file")->capture_default_str();
-  add_seed_option(run, opt.seed, "random seed")->capture_default_str();
-  run->add_option("--trace", opt.trace, "comma-separated module patterns to trace, e.g. 'sw0.*,n1'");
-  run->add_option("--trace-window", window, "trace only FROM:TO, e.g. 10us:50us");
-  run->add_flag("--check", opt.check, "check work conservation of every link while running (platform/sim/fabric_monitor.hpp); a violation stops the run (exit 3)");
+  RunCommand run;
+  run.declare(app);
 
   auto* params = app.add_subcommand("params", "list every model parameter: name, unit, default, meaning");
 
@@ -109,41 +157,8 @@ int sc_main(int argc, char* argv[]) {
   try {
     for (auto& [sub, fn] : extra)
       if (sub && sub->parsed()) return fn();
-    if (params->parsed()) {
-      const auto all = ParamCatalog::sorted();
-      std::size_t kw = 9, dw = 7, uw = 4;
-      for (const auto& p : all) {
-        kw = std::max(kw, p.key().size());
-        dw = std::max(dw, p.def.size());
-        uw = std::max(uw, p.unit.size());
-      }
-      fmt::print("{:<{}}  {:<6}  {:<{}}  {:<{}}  {}\n", "parameter", kw, "type", "unit", uw, "default", dw, "meaning");
-      for (const auto& p : all)
-        fmt::print("{:<{}}  {:<6}  {:<{}}  {:<{}}  {}\n", p.key(), kw, type_name(p.type), p.unit, uw, p.def, dw, p.meaning);
-      return 0;
-    }
-    if (run->parsed()) {
-      // Output paths first: a bad one is an error before the run, not after it.
-      if (!opt.report.empty()) check_output_path(opt.report, "--report");
-      if (!opt.vcd.empty()) check_output_path(opt.vcd, "--vcd");
-      ParamValues pv;
-      if (!scenario.empty()) {
-        // Scenario file: its values, then --set overrides; command-line options beat its tracing
-        // and seed settings.
-        Scenario sc = load_scenario(scenario, sets, pv);
-        opt.scenario = sc.name;
-        if (sc.seed && run->count("--seed") == 0) opt.seed = *sc.seed;
-        if (opt.vcd.empty() && !sc.vcd.empty()) check_output_path(opt.vcd = sc.vcd, "tracing.vcd");
-        if (opt.trace.empty()) opt.trace = sc.trace;
-        parse_window(window.empty() ? sc.trace_window : window, opt);
-        RunSpec spec = scenario_run_spec(sc);
-        return run_simulation(pv, opt, spec).exit_code;
-      }
-      apply_sets(pv, sets);
-      parse_window(window, opt);
-      RunSpec spec = default_scenario(pv);
-      return run_simulation(pv, opt, spec).exit_code;
-    }
+    if (params->parsed()) return print_params();
+    if (run.app->parsed()) return run.run();
   } catch (const UserError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitUserError;

@@ -2,9 +2,7 @@
 // --json writes every counter for scripts/clint_experiments.py.
 #include <CLI/CLI.hpp>
 #include <cmath>
-#include <filesystem>
 #include <fmt/format.h>
-#include <system_error>
 #include <sstream>
 
 #include "platform/cli/commands.hpp"
@@ -12,6 +10,7 @@
 #include "platform/clint/experiment.hpp"
 #include "platform/core/error.hpp"
 #include "platform/core/io.hpp"
+#include "platform/sim/report.hpp"
 
 namespace sanvp::clint {
 namespace {
@@ -56,18 +55,16 @@ void apply_preset(Options& o) {
   else throw UserError(fmt::format("--preset: unknown preset '{}' (fig8, fig9, table2)", o.preset));
 }
 
-int run(Options o) {
-  apply_preset(o);
-  ParamValues pv;
-  apply_sets(pv, o.sets);
-  if (!o.cycles.empty()) pv.set("clint.cycles", parse_cycles(o.cycles), "--cycles");
-  ExperimentSetup setup = experiment_setup(pv, o.seed);
-  setup.vcd = o.vcd;
-  std::vector<bool> burst;
-  if (o.bursty == "no") burst = {false};
-  else if (o.bursty == "yes") burst = {true};
-  else if (o.bursty == "both") burst = {false, true};
-  else throw UserError(fmt::format("--bursty: '{}' is not no, yes or both", o.bursty));
+std::vector<bool> burst_modes(const std::string& bursty) {
+  if (bursty == "no") return {false};
+  if (bursty == "yes") return {true};
+  if (bursty == "both") return {false, true};
+  throw UserError(fmt::format("--bursty: '{}' is not no, yes or both", bursty));
+}
+
+// Every (architecture, traffic, load) of the options, architectures outermost.
+std::vector<ExperimentPoint> experiment_points(const Options& o) {
+  const std::vector<bool> burst = burst_modes(o.bursty);
   std::vector<ExperimentPoint> points;
   for (const auto& a : split(o.arch)) {
     if (!known_arch(a)) throw UserError(fmt::format("--arch: unknown architecture '{}' (B1, B2, B3, B4, Q1, Q2)", a));
@@ -75,36 +72,29 @@ int run(Options o) {
       for (const auto& l : split(o.loads)) points.push_back({a, parse_load(l), b});
   }
   if (points.empty()) throw UserError("clint: no experiment points (check --arch and --loads)");
-  // Check the report's path before simulating, so a bad path fails at once and not after the sweep.
-  if (!o.json.empty()) {
-    const std::filesystem::path dir = std::filesystem::path(o.json).parent_path();
-    std::error_code ec;
-    if (!dir.empty()) std::filesystem::create_directories(dir, ec);
-    check_output_path(o.json, "--json");
-  }
-  if (!o.vcd.empty()) check_output_path(o.vcd, "--vcd");
+  return points;
+}
+
+int run(Options o) {
+  apply_preset(o);
+  ParamValues pv;
+  apply_sets(pv, o.sets);
+  if (!o.cycles.empty()) pv.set("clint.cycles", parse_cycles(o.cycles), "--cycles");
+  ExperimentSetup setup = experiment_setup(pv, o.seed);
+  setup.vcd = o.vcd;
+  const std::vector<ExperimentPoint> points = experiment_points(o);
+  Report rep;
+  const Report::Output json = rep.output(o.json, "--json", /*make_folder=*/true);
+  rep.output(o.vcd, "--vcd");
   double wall = 0;
-  nlohmann::json res = run_experiment(pv, setup, points, &wall);
-  fmt::print("clint: {} hosts, {} cycles of {} ps, seed {}, warm-up {:.0f} %\n", setup.hosts, setup.cycles, setup.cycle,
-             setup.seed, setup.warmup * 100);
-  fmt::print("{:<4} {:>5} {:<7} {:>12} {:>12} {:>10} {:>10} {:>9} {}\n", "arch", "load", "traffic", "latency_us",
-             "max_us", "accepted", "coll_rate", "retx", "");
-  std::size_t unmeasured = 0;
-  for (const auto& p : res["points"]) {
-    // No packet completed after the warm-up: there is no latency to show (not 0).
-    const bool measured = p["latency_samples"].get<std::uint64_t>() > 0;
-    unmeasured += measured ? 0 : 1;
-    auto us = [&](const char* k) { return measured ? fmt::format("{:.3f}", p[k].get<double>()) : std::string("-"); };
-    fmt::print("{:<4} {:>5.2f} {:<7} {:>12} {:>12} {:>10.4f} {:>10.4f} {:>9} {}\n", p["arch"].get<std::string>(), p["load"].get<double>(),
-               p["bursty"].get<bool>() ? "bursty" : "smooth", us("mean_latency_us"), us("max_latency_us"), p["throughput"].get<double>(),
-               p["collision_rate"].get<double>(), p["retransmissions"].get<std::uint64_t>(), p["saturated"].get<bool>() ? "saturated" : "");
-  }
-  if (unmeasured)
-    fmt::print(stderr, "warning: {} point(s) completed no packet after the warm-up (latency '-'): raise --cycles or the load\n", unmeasured);
+  const nlohmann::json res = run_experiment(pv, setup, points, &wall);
+  fmt::print("{}", experiment_table(setup, res));
+  if (const std::size_t n = unmeasured_points(res))
+    rep.warning(fmt::format("{} point(s) completed no packet after the warm-up (latency '-'): raise --cycles or the load", n));
   fmt::print("simulated {} cycles x {} points in {:.2f} s wall: {:.3g} cycles per wall second per point\n", setup.cycles,
              points.size(), wall, wall > 0 ? static_cast<double>(setup.cycles) * static_cast<double>(points.size()) / wall : 0.0);
-  if (!o.json.empty()) write_file_checked(o.json, res.dump(1) + "\n", "--json");
-  return 0;
+  rep.write_json(json, res, 1);
+  return rep.exit_code();
 }
 
 const sanvp::CommandRegistrar reg{"clint", [](CLI::App& app) -> sanvp::CommandRun {

@@ -122,4 +122,27 @@ nlohmann::json run_experiment(ParamValues& pv, const ExperimentSetup& setup, con
   return {{"meta", meta}, {"points", out}};
 }
 
+std::string experiment_table(const ExperimentSetup& setup, const nlohmann::json& res) {
+  std::string t = fmt::format("clint: {} hosts, {} cycles of {} ps, seed {}, warm-up {:.0f} %\n", setup.hosts, setup.cycles, setup.cycle,
+                              setup.seed, setup.warmup * 100);
+  t += fmt::format("{:<4} {:>5} {:<7} {:>12} {:>12} {:>10} {:>10} {:>9} {}\n", "arch", "load", "traffic", "latency_us", "max_us",
+                   "accepted", "coll_rate", "retx", "");
+  for (const auto& p : res["points"]) {
+    // No packet completed after the warm-up: there is no latency to show (not 0).
+    const bool measured = p["latency_samples"].get<std::uint64_t>() > 0;
+    auto us = [&](const char* k) { return measured ? fmt::format("{:.3f}", p[k].get<double>()) : std::string("-"); };
+    t += fmt::format("{:<4} {:>5.2f} {:<7} {:>12} {:>12} {:>10.4f} {:>10.4f} {:>9} {}\n", p["arch"].get<std::string>(),
+                     p["load"].get<double>(), p["bursty"].get<bool>() ? "bursty" : "smooth", us("mean_latency_us"), us("max_latency_us"),
+                     p["throughput"].get<double>(), p["collision_rate"].get<double>(), p["retransmissions"].get<std::uint64_t>(),
+                     p["saturated"].get<bool>() ? "saturated" : "");
+  }
+  return t;
+}
+
+std::size_t unmeasured_points(const nlohmann::json& res) {
+  std::size_t n = 0;
+  for (const auto& p : res["points"]) n += p["latency_samples"].get<std::uint64_t>() > 0 ? 0 : 1;
+  return n;
+}
+
 }  // namespace sanvp::clint

@@ -46,4 +46,9 @@ bool known_arch(const std::string& arch);
 nlohmann::json run_experiment(ParamValues& pv, const ExperimentSetup& setup, const std::vector<ExperimentPoint>& points,
                               double* wall_s = nullptr);
 
+// The printed table of run_experiment's points (a header line, one row per point).
+std::string experiment_table(const ExperimentSetup& setup, const nlohmann::json& res);
+// Points that completed no packet after the warm-up (no latency to show).
+std::size_t unmeasured_points(const nlohmann::json& res);
+
 }  // namespace sanvp::clint

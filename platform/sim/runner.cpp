@@ -1,0 +1,24 @@
+#include "platform/sim/runner.hpp"
+
+#include <systemc>
+
+#include "platform/core/error.hpp"
+
+namespace sanvp {
+
+std::string advance(Time step, Catch what, const std::function<void()>& check) {
+  try {
+    sc_core::sc_start(sc_core::sc_time::from_value(step));
+    if (check) check();
+  } catch (const SimError& e) {  // a model error or a failed check
+    return e.what();
+  } catch (const sc_core::sc_report& e) {  // the same thrown inside a process (SystemC wraps it)
+    return e.get_msg();
+  } catch (const std::exception& e) {
+    if (what != Catch::AnyError) throw;
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace sanvp
