@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <systemc>
 
@@ -18,6 +19,111 @@
 namespace sanvp::barrier {
 
 namespace {
+
+struct Job { int size, run; std::vector<int> members; };
+
+// One group after another: create, barrier (everyone arrives 1 us after the group is ready),
+// measure, then the unicast scheme on the same members, destroy; the next group starts when the
+// previous one is destroyed. Each step is a callback of the simulated hosts.
+class GroupSequence {
+ public:
+  GroupSequence(Network& net, const TopoGraph& tg, BarrierHosts& hosts, const LatencyParams& mapped, std::vector<Job> jobs,
+                FlitRunResult& res)
+      : net_(net), tg_(tg), hosts_(hosts), mapped_(mapped), jobs_(std::move(jobs)), res_(res) {}
+
+  std::size_t jobs() const { return jobs_.size(); }
+
+  void start(std::size_t k, Time t) {
+    if (k >= jobs_.size()) return;
+    const auto gid = static_cast<std::uint8_t>(1 + k % 250);
+    hosts_.create_group(gid, jobs_[k].members, t, [this, k, gid, t](Time ready) { barrier(k, gid, t, ready); });
+  }
+
+ private:
+  void barrier(std::size_t k, std::uint8_t gid, Time t, Time ready) {
+    const Time arrive = ready + kUs;
+    auto left = std::make_shared<std::size_t>(jobs_[k].members.size());
+    auto last = std::make_shared<Time>(0);
+    for (int m : jobs_[k].members)
+      hosts_.barrier(gid, m, arrive, [this, k, gid, t, ready, arrive, left, last](Time rel) {
+        *last = std::max(*last, rel);
+        if (--*left > 0) return;
+        unicast(k, gid, measure(k, gid, t, ready, arrive, *last));
+      });
+  }
+
+  // The barrier's sample against the closed form and the functional model (a mismatch without
+  // fallback switches is an error).
+  FlitSample measure(std::size_t k, std::uint8_t gid, Time t, Time ready, Time arrive, Time last) {
+    const auto& g = hosts_.group(gid);
+    FlitSample s;
+    s.size = jobs_[k].size;
+    s.run = jobs_[k].run;
+    s.height = g.plan.tree.height;
+    s.fallbacks = static_cast<int>(g.fallback_switches.size());
+    s.setup = ready - t;
+    s.flit = last - arrive;
+    s.closed = 2 * (mapped_.t_s + static_cast<Time>(s.height + 2) * mapped_.t_p + static_cast<Time>(s.height + 1) * mapped_.t_r);
+    FunctionalBtinNet fn(tg_.graph, std::vector<int>(static_cast<std::size_t>(tg_.graph.switches()), 8), mapped_);
+    fn.create(g.plan);
+    s.model = fn.run({&g.plan}, {}, 1).at(0).latency;
+    if (s.fallbacks == 0 && (s.flit != s.closed || s.model != s.flit + 4 * mapped_.t_r))
+      res_.errors.push_back(fmt::format("size {} run {}: flit {} ps, closed form {} ps, model {} ps", s.size, s.run, s.flit,
+                                        s.closed, s.model));
+    return s;
+  }
+
+  // The unicast scheme: every member sends to the root, which then answers each.
+  void unicast(std::size_t k, std::uint8_t gid, const FlitSample& s) {
+    const int root = tg_.node_id.at(hosts_.group(gid).plan.root_node);
+    const Time begin = now_ps() + kUs;
+    auto pending = std::make_shared<std::size_t>(jobs_[k].members.size() - 1);
+    auto sample = std::make_shared<FlitSample>(s);
+    auto finish = [this, k, gid, sample, begin](Time last_rel) {
+      sample->unicast = last_rel - begin;
+      res_.samples.push_back(*sample);
+      hosts_.destroy_group(gid, now_ps(), [this, k](Time done) { start(k + 1, done); });
+    };
+    auto back = [this, k, root, begin, finish](Time reduced) { answer(k, root, std::max(reduced, begin), finish); };
+    for (int m : jobs_[k].members)
+      if (m != root)
+        hosts_.send_message(m, root, begin, [pending, back](Time t1) { if (--*pending == 0) back(t1); });
+  }
+
+  // Farthest member first (longest route), one start-up each on the root's processor.
+  void answer(std::size_t k, int root, Time from, const std::function<void(Time)>& finish) {
+    std::vector<int> others;
+    for (int m : jobs_[k].members) if (m != root) others.push_back(m);
+    std::stable_sort(others.begin(), others.end(), [&](int a, int b) { return net_.route(root, a).size() > net_.route(root, b).size(); });
+    auto left2 = std::make_shared<std::size_t>(others.size());
+    auto last2 = std::make_shared<Time>(0);
+    for (int m : others)
+      hosts_.send_message(root, m, from, [left2, last2, finish](Time t2) {
+        *last2 = std::max(*last2, t2);
+        if (--*left2 == 0) finish(*last2);
+      });
+  }
+
+  Network& net_;
+  const TopoGraph& tg_;
+  BarrierHosts& hosts_;
+  const LatencyParams mapped_;
+  const std::vector<Job> jobs_;
+  FlitRunResult& res_;
+};
+
+// `cfg.groups` random groups of each size.
+std::vector<Job> make_jobs(const TopoGraph& tg, const FlitRunConfig& cfg) {
+  std::vector<Job> jobs;
+  for (int size : cfg.sizes)
+    for (int run = 0; run < cfg.groups; ++run) {
+      Job j{size, run, {}};
+      for (const auto& a : random_group(tg, size, cfg.seed, run)) j.members.push_back(tg.node_id.at(a));
+      jobs.push_back(std::move(j));
+    }
+  return jobs;
+}
+
 }  // namespace
 
 void build_updown_network(Network& net, const Topology& topo, ParamValues& pv) {
@@ -54,84 +160,16 @@ FlitRunResult run_flit_barriers(ParamValues& pv, const FlitRunConfig& cfg) {
   res.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   BarrierHosts hosts("btin_hosts", net, tg, hc);
 
-  struct Job { int size, run; std::vector<int> members; };
-  std::vector<Job> jobs;
-  for (int size : cfg.sizes)
-    for (int run = 0; run < cfg.groups; ++run) {
-      Job j{size, run, {}};
-      for (const auto& a : random_group(tg, size, cfg.seed, run)) j.members.push_back(tg.node_id.at(a));
-      jobs.push_back(std::move(j));
-    }
-
-  // One group after another: create, barrier (everyone arrives 1 us after the group is ready),
-  // destroy; the next starts when the previous one is destroyed.
-  std::shared_ptr<std::function<void(std::size_t, Time)>> step = std::make_shared<std::function<void(std::size_t, Time)>>();
-  *step = [&, step](std::size_t k, Time t) {
-    if (k >= jobs.size()) return;
-    const Job& j = jobs[k];
-    const auto gid = static_cast<std::uint8_t>(1 + k % 250);
-    hosts.create_group(gid, j.members, t, [&, k, gid, step, t](Time ready) {
-      const Job& jj = jobs[k];
-      const Time arrive = ready + kUs;
-      auto left = std::make_shared<std::size_t>(jj.members.size());
-      auto last = std::make_shared<Time>(0);
-      for (int m : jj.members)
-        hosts.barrier(gid, m, arrive, [&, k, gid, step, t, ready, arrive, left, last](Time rel) {
-          *last = std::max(*last, rel);
-          if (--*left > 0) return;
-          const auto& g = hosts.group(gid);
-          FlitSample s;
-          s.size = jobs[k].size;
-          s.run = jobs[k].run;
-          s.height = g.plan.tree.height;
-          s.fallbacks = static_cast<int>(g.fallback_switches.size());
-          s.setup = ready - t;
-          s.flit = *last - arrive;
-          s.closed = 2 * (mapped.t_s + static_cast<Time>(s.height + 2) * mapped.t_p + static_cast<Time>(s.height + 1) * mapped.t_r);
-          FunctionalBtinNet fn(tg.graph, std::vector<int>(static_cast<std::size_t>(tg.graph.switches()), 8), mapped);
-          fn.create(g.plan);
-          s.model = fn.run({&g.plan}, {}, 1).at(0).latency;
-          if (s.fallbacks == 0 && (s.flit != s.closed || s.model != s.flit + 4 * mapped.t_r))
-            res.errors.push_back(fmt::format("size {} run {}: flit {} ps, closed form {} ps, model {} ps", s.size, s.run, s.flit,
-                                             s.closed, s.model));
-          // The unicast scheme on the same members.
-          const int root = tg.node_id.at(g.plan.root_node);
-          const Time start = now_ps() + kUs;
-          auto pending = std::make_shared<std::size_t>(jobs[k].members.size() - 1);
-          auto sample = std::make_shared<FlitSample>(s);
-          auto finish = [&, k, gid, step, sample, start](Time last_rel) {
-            sample->unicast = last_rel - start;
-            res.samples.push_back(*sample);
-            hosts.destroy_group(gid, now_ps(), [step, k](Time done) { (*step)(k + 1, done); });
-          };
-          auto back = [&, k, root, start, finish](Time reduced) {
-            // Farthest member first (longest route), one start-up each on the root's processor.
-            std::vector<int> others;
-            for (int m : jobs[k].members) if (m != root) others.push_back(m);
-            std::stable_sort(others.begin(), others.end(), [&](int a, int b) { return net.route(root, a).size() > net.route(root, b).size(); });
-            auto left2 = std::make_shared<std::size_t>(others.size());
-            auto last2 = std::make_shared<Time>(0);
-            for (int m : others)
-              hosts.send_message(root, m, std::max(reduced, start), [left2, last2, finish](Time t2) {
-                *last2 = std::max(*last2, t2);
-                if (--*left2 == 0) finish(*last2);
-              });
-          };
-          for (int m : jobs[k].members)
-            if (m != root)
-              hosts.send_message(m, root, start, [pending, back](Time t1) { if (--*pending == 0) back(t1); });
-        });
-    });
-  };
-  (*step)(0, 0);
+  GroupSequence groups(net, tg, hosts, mapped, make_jobs(tg, cfg), res);
+  groups.start(0, 0);
   // The simulation ends when the last group is destroyed; a barrier that never completed must
   // not run forever: 1 s of simulated time at most (then reported as incomplete).
   sc_core::sc_start(sc_core::sc_time::from_value(kMs * 1000), sc_core::SC_EXIT_ON_STARVATION);
   res.sim_end = now_ps();
   for (const auto& e : hosts.errors()) res.errors.push_back(e);
   for (int s = 0; s < net.switches(); ++s) res.drops += net.sw(s).barrier_drops();
-  if (res.samples.size() != jobs.size())
-    res.errors.push_back(fmt::format("{} of {} barriers completed", res.samples.size(), jobs.size()));
+  if (res.samples.size() != groups.jobs())
+    res.errors.push_back(fmt::format("{} of {} barriers completed", res.samples.size(), groups.jobs()));
   res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return res;
 }
