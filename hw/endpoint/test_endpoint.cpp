@@ -297,6 +297,22 @@ void TestEndpoint::consume(const Flit& f, Time at) {
     }
     return;
   }
+  if (f.head && f.packet >= table_.size()) {  // not test traffic (a NIC sent it here): refused
+    if (rx_active_) {
+      table_[rx_pkt_].corrupt = true;
+      ++stats_.errors;
+      rx_active_ = false;
+    }
+    rx_foreign_ = true;
+  }
+  if (rx_foreign_) {
+    if (f.tail) {
+      rx_foreign_ = false;
+      ++stats_.foreign_packets;
+      foreign_ends_.add(f.packet);
+    }
+    return;
+  }
   if (f.head) {
     if (rx_active_) {  // previous worm lost its tail
       table_[rx_pkt_].corrupt = true;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hw/endpoint/packet.hpp"
+#include "hw/link/packet_ends.hpp"
 #include "hw/link/transmitter.hpp"
 #include "hw/switch/flow_controller.hpp"
 #include "platform/core/rng.hpp"
@@ -54,6 +55,7 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   struct Stats {
     std::uint64_t sent_packets = 0, sent_flits = 0, recv_packets = 0, recv_bytes = 0, errors = 0;
     std::uint64_t barrier_packets = 0;  // packets received from the switch's barrier unit
+    std::uint64_t foreign_packets = 0;  // packets not of the test traffic (a NIC's): refused
     Time stalled_time = 0;  // time the source spent stopped with a flit ready
   };
 
@@ -90,6 +92,7 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   // but was held by STOP.
   void set_stall_observer(std::function<void(Time)> fn) { stall_observer_ = std::move(fn); }
   const Stats& stats() const { return stats_; }
+  const PacketEnds& foreign_ends() const { return foreign_ends_; }  // for the end-of-run accounting
   std::size_t queued() const { return queue_.size() + (cur_ ? 1 : 0); }
   // Ids of the packets waiting in the source queue (raw packets excluded).
   std::vector<std::uint32_t> queued_packets() const {
@@ -144,6 +147,8 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   std::uint32_t rx_pkt_ = 0, rx_pos_ = 0;
   std::uint8_t rx_crc_ = 0;
   bool rx_bad_ = false;
+  bool rx_foreign_ = false;  // receiving a packet that is not in the table
+  PacketEnds foreign_ends_;
   std::vector<std::pair<Time, Time>> pauses_;
   std::function<void(Time)> stall_observer_;
   std::function<void(const std::vector<std::uint8_t>&, Time)> barrier_observer_;

@@ -11,8 +11,21 @@ namespace sanvp {
 
 inline constexpr std::uint32_t kNoPacket = 0xffffffffu;  // flits of switch-generated packets
 
+// Packets sent by NIC send DMAs are numbered apart from the run's packet table (test traffic,
+// ids from 0): bit 31 set, the node in bits 16..30, a per-NIC sequence in bits 0..15 that
+// wraps (the end-of-run accounting counts wraps). Node 32767 is refused: its last id would be
+// kNoPacket.
+inline constexpr std::uint32_t kNicPacketBit = 0x80000000u;
+inline constexpr std::uint32_t kMaxNicNode = 0x7FFEu;
+inline constexpr std::uint32_t kNicSeqMask = 0xFFFFu;
+constexpr std::uint32_t nic_packet_id(std::uint32_t node, std::uint64_t seq) {
+  return kNicPacketBit | (node & 0x7FFFu) << 16 | (static_cast<std::uint32_t>(seq) & kNicSeqMask);
+}
+constexpr bool is_nic_packet(std::uint32_t id) { return id != kNoPacket && (id & kNicPacketBit) != 0; }
+constexpr std::uint32_t nic_packet_node(std::uint32_t id) { return (id >> 16) & 0x7FFFu; }
+
 struct Flit {
-  std::uint32_t packet = 0;  // index into the run's packet table (for tracing and scoreboards)
+  std::uint32_t packet = 0;  // index into the run's packet table, or a NIC packet id (for tracing and scoreboards)
   std::uint8_t data = 0;
   bool head = false;  // first flit of the worm on this link
   bool tail = false;  // end of packet

@@ -11,6 +11,8 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
          HostMemoryPort* host, std::uint64_t seed)
     : sc_module(name), node_id_(node_id), bus_("bus") {
   const std::string path = this->name();
+  if (node_id > kMaxNicNode)  // its packet ids would collide (hw/link/flit.hpp)
+    throw UserError(fmt::format("{}: node {} is above the largest node a NIC can have ({})", path, node_id, kMaxNicNode));
   const auto size = pv.integer(path, "nic", "sram_bytes");
   if (size <= 0 || size % 8 || size > map::kSramMaxSize)
     throw UserError(fmt::format("{}: nic.sram_bytes = {} must be a positive multiple of 8 of at most {}", path, size, map::kSramMaxSize));
@@ -20,7 +22,7 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   regs_ = std::make_unique<NicRegs>("regs", pv.time(path + ".regs", "nic.regs", "latency"), *osc_, node_id);
   auto raise = [this](std::uint32_t bits) { regs_->raise(bits); };
   hdma_ = std::make_unique<HostDma>("hdma", *sram_, pci, host, raise, pv.time(path + ".hdma", "nic.hdma", "setup"));
-  send_ = std::make_unique<SendDma>("send", *sram_, raise, (node_id & 0xFFFu) << 20);
+  send_ = std::make_unique<SendDma>("send", *sram_, raise, node_id);
   recv_ = std::make_unique<RecvDma>("recv", *sram_, raise, FlowControlConfig::from_params(pv, path));
   regs_->add_window(hdma_.get());
   regs_->add_window(send_.get());

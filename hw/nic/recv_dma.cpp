@@ -134,6 +134,7 @@ void RecvDma::consume(const Flit& f, Time at) {
   ++stats_.bytes;
   if (state_ == State::Dropping) {
     if (f.tail) {
+      ends_.add(f.packet);
       state_ = State::Idle;
       if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, at, 0);
     }
@@ -153,6 +154,7 @@ void RecvDma::consume(const Flit& f, Time at) {
     return;
   }
   // f.data is the CRC of everything before it.
+  ends_.add(f.packet);
   std::uint32_t status = stored_ & r::kRxLenMask;
   if (f.data != crc_ || count_ < 2) status |= r::kRxCrcErr;
   if (trunc_) status |= r::kRxTrunc;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <systemc>
 
+#include "hw/link/packet_ends.hpp"
 #include "hw/nic/irq.hpp"
 #include "hw/nic/nic_regs.hpp"
 #include "hw/nic/sram.hpp"
@@ -37,6 +38,7 @@ class RecvDma : public sc_core::sc_module, public RegisterWindow, public FlitRec
   void set_observer(Observer fn) { observer_ = std::move(fn); }
   const Stats& stats() const { return stats_; }
   bool waiting_for_buffer() const { return blocked_; }
+  const PacketEnds& ends() const { return ends_; }  // packets stored or dropped here
   void declare_traces();
 
  private:
@@ -66,6 +68,7 @@ class RecvDma : public sc_core::sc_module, public RegisterWindow, public FlitRec
   sc_core::sc_event done_ev_;  // re-armed from the time-ordered done_ queue
   Observer observer_;
   Stats stats_;
+  PacketEnds ends_;
   Tracer::Handle state_sig_ = Tracer::kOff;
 };
 

@@ -7,8 +7,8 @@ namespace sanvp::nic {
 
 namespace r = map::nic;
 
-SendDma::SendDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, std::uint32_t packet_id_base)
-    : sc_module(name), sram_(sram), raise_(std::move(raise)), packet_id_base_(packet_id_base) {
+SendDma::SendDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, std::uint32_t node)
+    : sc_module(name), sram_(sram), raise_(std::move(raise)), node_(node) {
   SC_METHOD(transmit);
   sensitive << xmit_ev_.event();
   dont_initialize();
@@ -29,7 +29,7 @@ void SendDma::attach_output(LinkChannel* ch) {
   tx_.attach(ch, [this](Time eff) { xmit_ev_.at(eff); });
   tx_.set_work([this]() -> LinkTransmitter::Work {  // for the work-conservation monitor
     if (!busy_ || pos_ > cur_len_) return {};
-    return {started_, packet_id_base_ + seq_};
+    return {started_, current_packet()};
   });
 }
 
@@ -117,7 +117,7 @@ void SendDma::transmit() {
     }
     if (was_stopped_) { stats_.blocked += t - stop_began_; was_stopped_ = false; }
     Flit f;
-    f.packet = packet_id_base_ + seq_;
+    f.packet = current_packet();
     f.head = pos_ == 0;
     f.tail = pos_ + 1 == wire;
     std::uint8_t b = pos_ < cur_len_ ? sram_.data()[cur_addr_ + pos_] : crc_;

@@ -25,7 +25,8 @@ class SendDma : public sc_core::sc_module, public RegisterWindow, public Control
   using Observer = std::function<void(std::uint32_t, std::uint32_t, Time, Time, std::uint32_t)>;
 
   SC_HAS_PROCESS(SendDma);
-  SendDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, std::uint32_t packet_id_base);
+  // node: numbers the packets (nic_packet_id in hw/link/flit.hpp).
+  SendDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, std::uint32_t node);
 
   void attach_output(LinkChannel* ch);
   ControlReceiver* output_control() { return this; }
@@ -40,6 +41,11 @@ class SendDma : public sc_core::sc_module, public RegisterWindow, public Control
   void corrupt_next(std::uint32_t index, std::uint8_t mask) { corrupt_armed_ = true; corrupt_index_ = index; corrupt_mask_ = mask; }
   void set_observer(Observer fn) { observer_ = std::move(fn); }
   const Stats& stats() const { return stats_; }
+  // For the end-of-run accounting: packets started (the one being sent included), its id, and
+  // whether some of its flits have not left yet (once all have, they are downstream).
+  std::uint64_t packets_started() const { return seq_ + (busy_ ? 1 : 0); }
+  std::uint32_t current_packet() const { return nic_packet_id(node_, seq_); }
+  bool flits_to_send() const { return busy_ && pos_ <= cur_len_; }
   void declare_traces();
 
  private:
@@ -58,7 +64,8 @@ class SendDma : public sc_core::sc_module, public RegisterWindow, public Control
   Time started_ = 0;  // when the current packet was started
   bool was_stopped_ = false;
   Time stop_began_ = 0;
-  std::uint32_t packet_id_base_, seq_ = 0;
+  std::uint32_t node_;
+  std::uint64_t seq_ = 0;  // packets finished
   bool corrupt_armed_ = false, corrupt_now_ = false;
   std::uint32_t corrupt_index_ = 0;
   std::uint8_t corrupt_mask_ = 0;

@@ -117,6 +117,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
       if (f.tail) {
         state = In::Idle;
         free_since = now;
+        if (f.packet != kNoPacket) sw.barrier_ends_.add(f.packet);  // a NIC's packet ends here
         sw.barrier_packet(idx, collected, now);
         if (!in.empty()) route_ev.now();
         return;

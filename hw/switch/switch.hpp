@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "hw/barrier/barrier_unit_tl.hpp"
+#include "hw/link/packet_ends.hpp"
 #include "hw/link/transmitter.hpp"
 #include "hw/switch/crossbar.hpp"
 #include "hw/switch/flow_controller.hpp"
@@ -70,6 +71,8 @@ class Switch : public sc_core::sc_module {
   std::uint64_t barrier_drops() const { return barrier_drops_; }
   // Barrier messages sent to a node-memory register (spill table hits).
   std::uint64_t barrier_spilled() const { return barrier_spilled_; }
+  // NIC packets (not test traffic) consumed by the barrier unit, for the end-of-run accounting.
+  const PacketEnds& barrier_ends() const { return barrier_ends_; }
 
   void set_grant_observer(GrantObserver fn) { grant_observer_ = std::move(fn); }
   void declare_traces();
@@ -102,6 +105,7 @@ class Switch : public sc_core::sc_module {
   barrier::BarrierUnitTl barrier_;
   std::uint64_t barrier_drops_ = 0;
   std::uint64_t barrier_spilled_ = 0;
+  PacketEnds barrier_ends_;
   std::map<std::uint8_t, int> spill_;  // GID -> port of the node keeping its register
   std::vector<std::unique_ptr<Port>> ports_;
   sc_core::sc_event arbitrate_ev_;

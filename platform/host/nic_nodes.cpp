@@ -226,6 +226,18 @@ class NicNodes : public RunAgents {
     return j;
   }
 
+  void audit(PacketAudit& audit, Time now) override {
+    for (auto& n : nics_) {
+      const std::uint32_t node = n->node_id();
+      nic::SendDma& send = n->send_dma();
+      audit.nic_source(node, send.packets_started());
+      if (send.flits_to_send()) audit.found(send.current_packet(), fmt::format("n{} send DMA (sending)", node));
+      for (const auto& b : n->recv_dma().input_buffer().entries())
+        audit.found(b.flit.packet, b.arrival > now ? fmt::format("link into n{}", node) : fmt::format("n{}.recv buffer", node));
+      audit.ended(n->recv_dma().ends());
+    }
+  }
+
   bool errors() const override {
     for (const auto& r : results_)
       if (r.bad) return true;

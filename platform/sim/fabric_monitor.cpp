@@ -86,34 +86,4 @@ void FabricMonitor::check(Watched& w, Time now) {
   schedule(static_cast<std::size_t>(&w - watched_.data()), due + cp + 1);  // still pending then is a violation
 }
 
-std::vector<FabricMonitor::InFlight> FabricMonitor::account(Network& net, Time now) {
-  const PacketTable& table = net.packets();
-  std::vector<std::string> where(table.size());
-  auto found = [&](std::uint32_t p, const std::string& place) {
-    if (p < where.size() && where[p].empty()) where[p] = place;
-  };
-  for (int n = 0; n < net.nodes(); ++n) {
-    if (net.is_external(n)) continue;
-    TestEndpoint& e = net.node(n);
-    if (e.sending_packet() >= 0) found(static_cast<std::uint32_t>(e.sending_packet()), fmt::format("n{} source (sending)", n));
-    for (std::uint32_t p : e.queued_packets()) found(p, fmt::format("n{} source queue", n));
-    for (const auto& b : e.input_buffer().entries()) found(b.flit.packet, fmt::format("n{}.in buffer", n));
-  }
-  for (int s = 0; s < net.switches(); ++s)
-    for (int p = 0; p < net.switch_ports(s); ++p)
-      for (const auto& b : net.sw(s).input_buffer(p).entries())
-        found(b.flit.packet, b.arrival > now ? fmt::format("link into sw{}.p{}", s, p) : fmt::format("sw{}.p{}.in buffer", s, p));
-  std::vector<InFlight> out;
-  for (std::uint32_t p = 0; p < table.size(); ++p) {
-    const PacketRecord& r = table[p];
-    if (r.deliveries > 0 || r.corrupt) continue;
-    if (where[p].empty())
-      throw SimError(fmt::format("conservation check failed at {}: packet {} (n{}->n{}, {} flits, created {}) was neither "
-                                 "delivered nor corrupt and is nowhere in the network (not at its source, in a buffer or on a wire)",
-                                 format_time(now), p, r.src, r.dst, r.wire_len(), format_time(r.created)));
-    out.push_back(InFlight{p, where[p]});
-  }
-  return out;
-}
-
 }  // namespace sanvp

@@ -1,5 +1,5 @@
-// FabricMonitor: checks, while the network runs, that every link transmitter is work-conserving,
-// and at the end that every packet is accounted for. On in every test and with `sanvp run --check`.
+// FabricMonitor: checks, while the network runs, that every link transmitter is work-conserving.
+// (The end-of-run packet accounting is PacketAudit, packet_audit.hpp.) On in every test and with `sanvp run --check`.
 //
 // Work conservation: no link may stay idle for longer than one character period `cp` while its
 // downstream is GO and a flit granted to it waits — at a switch output (a granted worm's next
@@ -42,11 +42,6 @@ class FabricMonitor : public sc_core::sc_module, public LinkTransmitter::Watcher
   void sweep();
   std::uint64_t checks() const { return checks_; }
 
-  // End-of-run accounting of the packet table: the packets not delivered and not corrupt, each
-  // with where it is ("n3 source queue", "sw1.p2.in buffer", ...). Throws a SimError naming the
-  // first packet that is nowhere.
-  struct InFlight { std::uint32_t packet; std::string where; };
-  static std::vector<InFlight> account(Network& net, Time now);
 
  private:
   struct Watched { LinkTransmitter* tx; std::string name; Time last_request = kNever, checked_at = kNever; };

@@ -12,6 +12,7 @@
 #include "platform/core/log.hpp"
 #include "platform/core/trace.hpp"
 #include "platform/sim/hang_report.hpp"
+#include "platform/sim/packet_audit.hpp"
 
 namespace sanvp {
 
@@ -49,7 +50,7 @@ nlohmann::json latency_stats(std::vector<Time> v) {
 }
 
 // Packets neither delivered nor corrupt at the end, and where each is (the first 100 listed).
-nlohmann::json in_flight_json(const std::vector<FabricMonitor::InFlight>& v) {
+nlohmann::json in_flight_json(const std::vector<PacketAudit::InFlight>& v) {
   nlohmann::json list = nlohmann::json::array();
   for (std::size_t i = 0; i < v.size() && i < 100; ++i) list.push_back({{"packet", v[i].packet}, {"where", v[i].where}});
   return {{"count", v.size()}, {"packets", list}};
@@ -178,8 +179,11 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
   if (spec.on_finish) spec.on_finish(net);
-  // Every packet delivered, corrupt, or somewhere in the network (a lost one throws).
-  const std::vector<FabricMonitor::InFlight> flying_now = FabricMonitor::account(net, stopped);
+  // Every packet delivered, dropped with a reason, or somewhere in the network (a lost one throws).
+  PacketAudit audit(net.packets());
+  audit_network(net, stopped, audit);
+  if (agents) agents->audit(audit, stopped);
+  const std::vector<PacketAudit::InFlight> flying_now = audit.finish(stopped);
 
   // Statistics
   std::vector<Time> lat, net_lat;

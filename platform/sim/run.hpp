@@ -9,6 +9,7 @@
 
 #include "platform/core/params.hpp"
 #include "platform/sim/network.hpp"
+#include "platform/sim/packet_audit.hpp"
 
 namespace sanvp {
 
@@ -40,6 +41,8 @@ class RunAgents {
   // Fills results["apps"] and results["nics"]; returns the lines of the printed summary.
   virtual std::string results(nlohmann::json& results) = 0;
   virtual bool errors() const = 0;             // an application found a bad message
+  // Adds each NIC's injected packets, the ones in its buffers and those it consumed (packet_audit.hpp).
+  virtual void audit(PacketAudit& audit, Time now) = 0;
 };
 
 struct RunSpec {

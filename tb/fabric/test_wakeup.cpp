@@ -16,6 +16,7 @@
 #include "platform/core/error.hpp"
 #include "platform/core/wakeup.hpp"
 #include "platform/sim/fabric_monitor.hpp"
+#include "platform/sim/packet_audit.hpp"
 
 using namespace sanvp;
 using namespace sanvp::test;
@@ -218,7 +219,7 @@ TEST_CASE("FabricMonitor: a waiting flit is fine while STOP is in force, an erro
   CHECK(m.find("GO in force since 500ns") != std::string::npos);
 }
 
-TEST_CASE("FabricMonitor: end-of-run accounting finds every undelivered packet where it is") {
+TEST_CASE("PacketAudit: end-of-run accounting finds every undelivered packet where it is") {
   ParamValues pv;
   Network net(pv, 1);
   build_chain(net, 2);
@@ -226,7 +227,9 @@ TEST_CASE("FabricMonitor: end-of-run accounting finds every undelivered packet w
   for (int i = 0; i < 3; ++i) net.node(0).inject(1, 20, 0);   // 3 x 25 flits: the sink's buffer STOPs at 53
   for (int i = 0; i < 2; ++i) net.node(0).inject(1, 300, 0);  // the second stays at its source
   run_for(20 * kUs);
-  const auto flying = FabricMonitor::account(net, now_ps());
+  PacketAudit audit(net.packets());
+  audit_network(net, now_ps(), audit);
+  const auto flying = audit.finish(now_ps());
   REQUIRE(flying.size() == 5);
   for (int i = 0; i < 3; ++i) CHECK(flying[static_cast<std::size_t>(i)].where == "n1.in buffer");
   CHECK(flying[3].where == "n0 source (sending)");
