@@ -12,16 +12,13 @@
 // The NIC core is slow (66 MHz by default): the hot paths use word accesses and no division.
 #include "firmware/msg/msg_proto.h"
 #include "fw/nic.h"
+#include "fw/routes.h"
 
 using namespace sanvp::msg;
 namespace nic = fw::nic;
 
-// Written by the network's mapper (the platform) into SRAM before the core starts. Initialized
-// so that they live in .data, which crt0 does not clear.
-extern "C" {
-RouteEntry g_routes[kMaxNodes] = {{0xFF, {0}}};
-uint32_t g_nodes = 0xFFFFFFFFu;
-}
+// Written by the network's mapper (the platform) into SRAM before the core starts.
+FW_DEFINE_ROUTE_TABLE()
 
 namespace {
 
@@ -156,7 +153,7 @@ void feed_send_queue() {
     uint32_t b = 0;
     while (sbuf[b].state != kFree) ++b;
     SendBuf& s = sbuf[b];
-    const RouteEntry& r = g_routes[m_dst & (kMaxNodes - 1)];
+    const sanvp::route_abi::RouteEntry& r = fw::route_to(m_dst);
     const uint32_t n = m_len - m_off < mtu ? m_len - m_off : mtu;
     const bool last = m_off + n == m_len;
     uint8_t* p = s.mem + kRoutePad;

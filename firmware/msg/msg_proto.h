@@ -24,6 +24,8 @@
 #pragma once
 #include <stdint.h>
 
+#include "firmware/runtime/include/fw/routes.h"
+
 namespace sanvp::msg {
 
 inline constexpr uint32_t kHifMagic = 0x53414E4Du;  // "SANM"
@@ -55,13 +57,10 @@ inline constexpr uint32_t kFlagFirst = 1, kFlagLast = 2;
 inline constexpr uint32_t kDefaultMtu = 4096;
 inline constexpr uint32_t kMaxMtu = 49152;  // GRIM-style 48 KiB fragments
 
-// Route table the network's mapper writes into NIC SRAM (symbol g_routes): per destination
-// node, the number of route bytes and the bytes.
-inline constexpr uint32_t kMaxRouteBytes = 31;
-inline constexpr uint32_t kMaxNodes = 1024;
-struct RouteEntry {
-  uint8_t len;
-  uint8_t hops[kMaxRouteBytes];
-};
+// Node ids and source routes follow the generic route ABI (fw/routes.h).
+using route_abi::kMaxNodes;
+// Kept for platform/host/nic_nodes.cpp until it names route_abi itself.
+using route_abi::kMaxRouteBytes;
+using route_abi::RouteEntry;
 
 }  // namespace sanvp::msg

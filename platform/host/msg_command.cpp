@@ -8,13 +8,14 @@
 #include "platform/cli/commands.hpp"
 #include "platform/core/error.hpp"
 #include "platform/core/io.hpp"
+#include "platform/fw/builtin_firmware.hpp"
 #include "platform/host/msg_bench.hpp"
 
 namespace sanvp::host {
 namespace {
 
 struct Opts {
-  std::string image = SANVP_MSG_FW;
+  std::string image = fw::builtin_firmware_image("msg");
   int switches = 1;
   std::string sizes;
   std::uint32_t mtu = 4096;

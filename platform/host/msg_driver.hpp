@@ -1,18 +1,19 @@
-// MsgDriver: the host side of the basic messaging layer (firmware/msg). Send queue +
-// doorbell and receive queue in NIC SRAM written by PIO, completion queue in host memory
-// written by the NIC's DMA and polled by the host (firmware/msg/msg_proto.h has the layout
-// and the buffer-ownership rules). Call it from a host thread.
+// MsgDriver: the host side of the basic messaging layer (firmware/msg). Send queue + doorbell
+// and receive queue in NIC SRAM written by PIO, completion queue in host memory written by the
+// NIC's DMA and polled by the host (firmware/msg/msg_proto.h has the layout and the
+// buffer-ownership rules). The generic parts (mailbox, rings, doorbell, DMA area, waiting for the
+// NIC) are HostInterfaceDriver's. Call it from a host thread.
 #pragma once
 #include <cstdint>
 #include <deque>
 #include <functional>
 
 #include "firmware/msg/msg_proto.h"
-#include "platform/host/host.hpp"
+#include "platform/host/host_interface_driver.hpp"
 
 namespace sanvp::host {
 
-class MsgDriver {
+class MsgDriver : public HostInterfaceDriver {
  public:
   struct Completion {
     std::uint32_t kind = 0;   // msg::kCqSent, kCqRecv, kCqRecvTruncated
@@ -33,17 +34,15 @@ class MsgDriver {
   // Blocks until a completion of `kind` arrives; others are kept for later.
   Completion wait_for(std::uint32_t kind);
   void set_observer(Observer fn) { observer_ = std::move(fn); }
-  Host& host() { return host_; }
 
  private:
   Completion next_from_queue();
-  std::uint32_t hif(std::uint32_t off) const { return hif_ + off; }
 
-  Host& host_;
   std::uint32_t mtu_, cq_entries_;
-  std::uint32_t hif_ = 0;
   std::uint64_t cq_ = 0;
-  std::uint32_t sq_prod_ = 0, rq_prod_ = 0, sends_done_ = 0, recvs_done_ = 0, cq_next_ = 1;
+  PioRing sq_{msg::kHifSq, msg::kSqEntries, msg::kSqEntryBytes, msg::kHifSqProd};
+  PioRing rq_{msg::kHifRq, msg::kRqEntries, msg::kRqEntryBytes, msg::kHifRqProd};
+  std::uint32_t sends_done_ = 0, recvs_done_ = 0, cq_next_ = 1;
   std::deque<Completion> pending_;
   Observer observer_;
 };

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "firmware/msg/msg_proto.h"
 #include "platform/core/error.hpp"
 #include "platform/fw/fw_platform.hpp"
 
@@ -32,40 +31,6 @@ nlohmann::json nic_stats(nic::Nic& n, const Host& host) {
           {"rx_crc_errors", n.recv_dma().stats().crc_errors},
           {"rx_drops", n.recv_dma().stats().drops},
           {"pio_transactions", host.pio_transactions()}};
-}
-
-void load_image(nic::Nic& nic, const fw::Image& image) {
-  if (image.sram_size > nic.sram().size())
-    throw UserError(fmt::format("{}: image was linked for 0x{:x} bytes of SRAM but the NIC has 0x{:x} (nic.sram_bytes)", nic.name(),
-                                image.sram_size, nic.sram().size()));
-  for (const auto& s : image.segments) {
-    if (std::uint64_t{s.addr} + s.size > nic.sram().size())
-      throw UserError(fmt::format("{}: image segment 0x{:x}+0x{:x} does not fit the SRAM", nic.name(), s.addr, s.size));
-    if (!s.zero) nic.sram().write(s.addr, s.data.data(), s.size);
-  }
-}
-
-void load_routes(nic::Nic& nic, const fw::Image& image, const std::vector<std::vector<std::uint8_t>>& routes) {
-  const lanai::Symbol* table = nullptr;
-  const lanai::Symbol* count = nullptr;
-  for (const auto& s : image.symbols) {
-    if (s.name == "g_routes") table = &s;
-    if (s.name == "g_nodes") count = &s;
-  }
-  if (!table || !count) throw UserError("firmware image has no g_routes/g_nodes symbols: it cannot take a route table");
-  if (routes.size() > msg::kMaxNodes) throw UserError(fmt::format("{} nodes exceed the firmware's route table ({})", routes.size(), msg::kMaxNodes));
-  for (std::size_t d = 0; d < routes.size(); ++d) {
-    std::uint8_t e[sizeof(msg::RouteEntry)] = {};
-    if (routes[d].size() > msg::kMaxRouteBytes)
-      throw UserError(fmt::format("route to node {} has {} hops; the firmware holds at most {}", d, routes[d].size(), msg::kMaxRouteBytes));
-    e[0] = static_cast<std::uint8_t>(routes[d].size());
-    for (std::size_t i = 0; i < routes[d].size(); ++i) e[1 + i] = routes[d][i];
-    nic.sram().write(table->addr + static_cast<std::uint32_t>(d * sizeof e), e, sizeof e);
-  }
-  const std::uint32_t n = static_cast<std::uint32_t>(routes.size());
-  const std::uint8_t b[4] = {static_cast<std::uint8_t>(n >> 24), static_cast<std::uint8_t>(n >> 16), static_cast<std::uint8_t>(n >> 8),
-                             static_cast<std::uint8_t>(n)};
-  nic.sram().write(count->addr, b, 4);
 }
 
 NicNetwork::NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& image, const NicNetworkSpec& spec) : net_(pv, seed) {

@@ -2,7 +2,7 @@
 // (each host + Nic is an external node: the Network makes and checks its links). Each host gets
 // a PCI bus, host memory and a Nic running the given firmware image.
 // Source routes (shortest paths; a chain is deadlock-free) are written into every NIC's SRAM
-// at the firmware's g_routes symbol before the cores start, as a Myrinet mapper would.
+// before the cores start, as a Myrinet mapper would (platform/nic/route_table.hpp).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -13,6 +13,8 @@
 #include "hw/nic/nic.hpp"
 #include "platform/fw/image.hpp"
 #include "platform/host/host.hpp"
+#include "platform/nic/firmware_loader.hpp"
+#include "platform/nic/route_table.hpp"
 #include "platform/sim/network.hpp"
 
 namespace sanvp::host {
@@ -51,9 +53,9 @@ Network::ExternalNode external_ports(nic::Nic& nic);
 // Statistics of a NIC and its host for reports: core, sleep, engines, PIO.
 nlohmann::json nic_stats(nic::Nic& nic, const Host& host);
 
-// Writes a route table into a NIC's SRAM at the image's g_routes / g_nodes symbols.
-void load_routes(nic::Nic& nic, const fw::Image& image, const std::vector<std::vector<std::uint8_t>>& routes);
-// Copies an image's segments into a NIC's SRAM (checks that it was linked for that SRAM).
-void load_image(nic::Nic& nic, const fw::Image& image);
+// Loading images and route tables moved to platform/nic (namespace nic); found from here too
+// until every caller names them there.
+using nic::load_image;
+using nic::load_routes;
 
 }  // namespace sanvp::host

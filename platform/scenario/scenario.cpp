@@ -1,4 +1,4 @@
-#include "platform/topo/scenario.hpp"
+#include "platform/scenario/scenario.hpp"
 
 #include <filesystem>
 #include <map>
@@ -7,6 +7,7 @@
 
 #include "platform/core/error.hpp"
 #include "platform/core/utf8.hpp"
+#include "platform/fw/builtin_firmware.hpp"
 #include "platform/host/host_apps.hpp"
 #include "platform/host/nic_nodes.hpp"
 #include "platform/topo/topo_loader.hpp"
@@ -205,11 +206,13 @@ void read_firmware(const Scenario& s, const YAML::Node& F, const std::string& ep
   p.firmware_given = doc.string(F, ep + ".firmware");
   if (p.firmware_given.rfind("builtin:", 0) == 0) {
     const std::string name = p.firmware_given.substr(8);
-    p.firmware = builtin_firmware(name);
-    if (p.firmware.empty()) doc.fail(F, ep + ".firmware", fmt::format("unknown built-in firmware '{}' (known: builtin:msg)", name));
+    const fw::BuiltinFirmware* b = fw::find_builtin_firmware(name);
+    if (!b)
+      doc.fail(F, ep + ".firmware", fmt::format("unknown built-in firmware '{}' (known: {})", name, fw::builtin_firmware_names()));
+    p.firmware = b->image;
     if (!fs::is_regular_file(p.firmware))
-      doc.fail(F, ep + ".firmware", fmt::format("built-in firmware '{}' has not been built (expected at '{}': build target fw_{})", name,
-                                                p.firmware, name));
+      doc.fail(F, ep + ".firmware", fmt::format("built-in firmware '{}' has not been built (expected at '{}': build target {})", name,
+                                                p.firmware, b->target));
   } else {
     p.firmware = resolve(s.dir, p.firmware_given);
     if (!fs::is_regular_file(p.firmware)) doc.fail(F, ep + ".firmware", fmt::format("firmware image '{}' not found", p.firmware));
@@ -333,12 +336,6 @@ RouteTable scenario_routes(const Scenario& s, DeadlockReport* report) {
                                 s.where_routing.at.empty() ? s.file : s.where_routing.str(), rep.describe(s.topo)));
   if (report) *report = rep;
   return rt;
-}
-
-std::string builtin_firmware(const std::string& name) {
-  // Images built by this build tree (add_lanai_firmware), so scenario files need no build path.
-  if (name == "msg") return SANVP_BUILTIN_FW_MSG;
-  return {};
 }
 
 RunSpec scenario_run_spec(const Scenario& s) {

@@ -26,7 +26,7 @@ struct ExplicitRoute {
 
 struct NodeProgram {
   int node = -1;
-  std::string firmware;               // resolved image path (builtin:NAME resolved too), empty if none
+  std::string firmware;               // resolved image path (builtin:NAME too: platform/fw/builtin_firmware.hpp), empty if none
   std::string firmware_given;         // as written in the file
   std::string host_app;               // registered host application (platform/host/host_apps.hpp), empty if none
   std::vector<std::string> host_args;
@@ -58,8 +58,6 @@ RouteTable scenario_routes(const Scenario& s, DeadlockReport* report = nullptr);
 // A RunSpec that builds the scenario's network and installs its routes; nodes with firmware
 // become hosts with NICs (platform/host/nic_nodes.hpp) running their host applications.
 RunSpec scenario_run_spec(const Scenario& s);
-// The image file of `firmware: builtin:NAME` (empty if NAME is not a built-in firmware).
-std::string builtin_firmware(const std::string& name);
 // Effective configuration for reports.
 nlohmann::json scenario_json(const Scenario& s);
 

@@ -9,7 +9,7 @@
 #include "platform/topo/deadlock.hpp"
 #include "platform/topo/generators.hpp"
 #include "platform/topo/routing.hpp"
-#include "platform/topo/scenario.hpp"
+#include "platform/scenario/scenario.hpp"
 #include "platform/topo/topo_loader.hpp"
 
 namespace sanvp {

@@ -11,7 +11,7 @@
 
 #include "platform/core/error.hpp"
 #include "platform/core/params.hpp"
-#include "platform/topo/scenario.hpp"
+#include "platform/scenario/scenario.hpp"
 #include "tb/fuzz/fuzz_util.hpp"
 
 namespace {

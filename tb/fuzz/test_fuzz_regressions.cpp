@@ -9,7 +9,7 @@
 #include "platform/core/error.hpp"
 #include "platform/core/params.hpp"
 #include "platform/core/utf8.hpp"
-#include "platform/topo/scenario.hpp"
+#include "platform/scenario/scenario.hpp"
 #include "platform/topo/topo_loader.hpp"
 #include "platform/topo/yaml_util.hpp"
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "platform/core/error.hpp"
-#include "platform/topo/scenario.hpp"
+#include "platform/scenario/scenario.hpp"
 
 using namespace sanvp;
 namespace fs = std::filesystem;

@@ -1,15 +1,15 @@
 // Register-level test firmware for the NIC engines (tb/nic/test_nic.cpp). The test writes
 // g_cfg (mode and arguments) into SRAM before the core starts and reads g_result back after
 // the firmware exits; the route table comes from the network's mapper as for real firmware.
-#include "firmware/msg/msg_proto.h"
 #include "fw/nic.h"
+#include "fw/routes.h"
 
 namespace nic = fw::nic;
-using sanvp::msg::RouteEntry;
+using sanvp::route_abi::RouteEntry;
+
+FW_DEFINE_ROUTE_TABLE()
 
 extern "C" {
-RouteEntry g_routes[sanvp::msg::kMaxNodes] = {{0xFF, {0}}};
-uint32_t g_nodes = 0xFFFFFFFFu;
 // mode, then arguments (meaning per mode, see below). In .data: crt0 does not clear it.
 uint32_t g_cfg[16] = {0xFFFFFFFFu};
 uint32_t g_result[64] = {0xFFFFFFFFu};

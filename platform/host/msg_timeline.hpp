@@ -1,0 +1,53 @@
+// The per-message timeline of the messaging benchmark (sanvp msg): what the host drivers and
+// the NIC engines did, each event tagged with the message tag read from the packet header in
+// NIC SRAM; the one-way latency breakdown built from it; the --timeline JSON.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "hw/nic/nic.hpp"
+#include "platform/host/msg_driver.hpp"
+
+namespace sanvp::host {
+
+class MsgTimeline {
+ public:
+  struct Event {
+    Time t;
+    int node;
+    std::string what;
+    std::uint32_t tag;
+    std::uint32_t bytes;
+  };
+
+  void add(Time t, int node, std::string what, std::uint32_t tag, std::uint32_t bytes) {
+    ev_.push_back({t, node, std::move(what), tag, bytes});
+  }
+  // First event `what` at `node` with `tag` (kNever if none).
+  Time find(int node, const std::string& what, std::uint32_t tag) const;
+  // Records the activity of `node`'s driver and NIC engines from now on.
+  void observe(int node, MsgDriver& driver, nic::Nic& nic);
+  // Writes every event in time order (UserError if the file cannot be made).
+  void write_json(const std::string& file);
+
+ private:
+  std::vector<Event> ev_;
+};
+
+// Where the one-way latency of message `tag` (n0 -> n1, `hops` switches) went, into the report
+// (`report["latency_breakdown"]`) and as text; nothing if an event is missing or out of order.
+struct BreakdownInputs {
+  std::uint32_t tag = 0, bytes = 0;
+  int hops = 0;
+  Time switch_delay = 0;  // rd + sd of one switch
+  bool irq = false;       // the receiving host waits for interrupts
+};
+std::string latency_breakdown(const MsgTimeline& tl, const BreakdownInputs& in, nlohmann::json& report);
+
+// "4 B", "4 KiB", "1 MiB".
+std::string size_text(std::uint32_t s);
+inline double us(Time t) { return static_cast<double>(t) / 1e6; }
+
+}  // namespace sanvp::host
