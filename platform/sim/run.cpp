@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
-#include <fstream>
+#include <functional>
 #include <systemc>
 
 #include "platform/core/error.hpp"
@@ -13,6 +13,8 @@
 #include "platform/core/trace.hpp"
 #include "platform/sim/hang_report.hpp"
 #include "platform/sim/packet_audit.hpp"
+#include "platform/sim/report.hpp"
+#include "platform/sim/runner.hpp"
 
 namespace sanvp {
 
@@ -72,9 +74,29 @@ RunSpec default_scenario(ParamValues& pv) {
   return s;
 }
 
-RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& spec) {
-  const auto wall0 = std::chrono::steady_clock::now();
-  Network net(pv, opt.seed);
+namespace {
+
+// sim.* read once, after the network is built (the order parameters are read in is the order
+// their errors are reported in).
+struct RunLimits {
+  Time duration, drain, watchdog, limit;
+  TrafficConfig traffic;
+};
+
+RunLimits read_limits(ParamValues& pv) {
+  RunLimits l;
+  l.duration = pv.time("", "sim", "duration");
+  l.drain = pv.time("", "sim", "drain");
+  l.watchdog = pv.time("", "sim", "watchdog");
+  if (l.watchdog == 0) throw UserError("sim.watchdog must be greater than 0");
+  l.limit = pv.time("", "sim", "limit");
+  l.traffic = TrafficConfig::from_params(pv, "");
+  l.traffic.stop = l.duration;
+  return l;
+}
+
+// Declares the topology and the agents, builds the network and installs its routes.
+RunAgents* build_platform(Network& net, ParamValues& pv, const RunOptions& opt, const RunSpec& spec) {
   net.set_check(opt.check);
   spec.topology(net);
   // Agents (hosts with NICs) hold SystemC processes that the kernel keeps referring to; like the
@@ -84,97 +106,252 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   net.build();
   if (spec.routes) spec.routes(net);
   else net.compute_shortest_routes();
-  const Time duration = pv.time("", "sim", "duration");
-  const Time drain = pv.time("", "sim", "drain");
-  const Time watchdog = pv.time("", "sim", "watchdog");
-  if (watchdog == 0) throw UserError("sim.watchdog must be greater than 0");
-  const Time limit = pv.time("", "sim", "limit");
-  TrafficConfig traffic = TrafficConfig::from_params(pv, "");
-  traffic.stop = duration;
-  pv.check_all_used();
-  log::info("built {} switches, {} nodes, {} link directions; seed {}", net.switches(), net.nodes(), net.channels().size(), opt.seed);
+  return agents;
+}
 
+void open_waves(Network& net, RunAgents* agents, const RunOptions& opt) {
+  if (opt.vcd.empty()) return;
   Tracer& tr = Tracer::global();
-  if (!opt.vcd.empty()) {
-    tr.configure(opt.trace, opt.trace_from, opt.trace_to);
-    if (!tr.open(opt.vcd)) throw UserError(fmt::format("--vcd: cannot create '{}'", opt.vcd));
-    tr.set_now_fn(&sanvp::now_ps);
-    net.declare_traces();
-    if (agents) agents->declare_traces();
-  }
-  if (spec.traffic) spec.traffic(net);
-  else net.start_traffic(traffic);
-  if (agents) agents->start(net);
+  tr.configure(opt.trace, opt.trace_from, opt.trace_to);
+  if (!tr.open(opt.vcd)) throw UserError(fmt::format("--vcd: cannot create '{}'", opt.vcd));
+  tr.set_now_fn(&sanvp::now_ps);
+  net.declare_traces();
+  if (agents) agents->declare_traces();
+}
 
-  auto in_flight = [&]() {
-    std::uint64_t done = 0;
-    for (const auto& r : net.packets().all()) if (r.tail_arrival != kNever) ++done;
-    return net.packets().size() - done;
-  };
+std::uint64_t in_flight(Network& net) {
+  std::uint64_t done = 0;
+  for (const auto& r : net.packets().all()) if (r.tail_arrival != kNever) ++done;
+  return net.packets().size() - done;
+}
 
-  RunResult res;
-  std::uint64_t last_hops = ~0ull;
-  Time last_progress = 0;
-  const Time end_limit = duration + drain;
+// How the run loop ended.
+struct LoopEnd {
+  RunStatus status = RunStatus::Completed;
+  bool apps_stalled = false;  // Hung because host applications made no progress
+  std::string fault;          // the model error or firmware fault that stopped it
   HangReport hang;
-  // Host applications: the run also waits for them (up to sim.limit); no flit moving and no NIC
-  // or host doing anything for sim.watchdog while one is unfinished is a stall.
-  std::uint64_t last_agent = agents ? agents->progress() : 0;
-  Time last_any = 0;
-  bool apps_stalled = false;
-  std::string fault;
+};
+
+// Runs in steps of a quarter watchdog until the traffic is done and drained and the host
+// applications (if any) have finished, or until a fault, a hang, the drain limit or sim.limit.
+// Host applications: no flit moving and no NIC or host doing anything for sim.watchdog while one
+// is unfinished is a stall.
+LoopEnd run_loop(Network& net, RunAgents* agents, const RunLimits& L, bool check) {
+  LoopEnd out;
+  std::uint64_t last_hops = ~0ull, last_agent = agents ? agents->progress() : 0;
+  Time last_progress = 0, last_any = 0;
+  const Time end_limit = L.duration + L.drain;
+  const std::function<void()> sweep = [&net] { net.monitor()->sweep(); };
   while (true) {
     const Time now = now_ps();
     const bool pending = agents && !agents->finished();
-    Time target = now < duration ? duration : end_limit;
-    if (pending) target = limit;  // steps are watchdog/4 anyway; the limit is met exactly
-    const Time step = std::max<Time>(1, std::min(watchdog / 4 ? watchdog / 4 : 1, target > now ? target - now : 1));
-    try {
-      sc_core::sc_start(sc_core::sc_time::from_value(step));
-      if (opt.check) net.monitor()->sweep();
-    } catch (const SimError& e) {  // a model error or a failed check: reported with the run's state
-      fault = e.what();
-    } catch (const sc_core::sc_report& e) {  // the same thrown inside a process (SystemC wraps it)
-      fault = e.get_msg();
-    } catch (const std::exception& e) {  // an error inside a host application or the NIC model
-      if (!agents) throw;
-      fault = e.what();
-    }
-    tr.flush(now_ps());
+    Time target = now < L.duration ? L.duration : end_limit;
+    if (pending) target = L.limit;  // steps are watchdog/4 anyway; the limit is met exactly
+    const Time step = std::max<Time>(1, std::min(L.watchdog / 4 ? L.watchdog / 4 : 1, target > now ? target - now : 1));
+    // Without agents an error that is not a model error is a bug and escapes; with them it comes
+    // from a host application or the NIC model and stops the run.
+    out.fault = advance(step, agents ? Catch::AnyError : Catch::ModelErrors, check ? sweep : nullptr);
+    Tracer::global().flush(now_ps());
     const Time t = now_ps();
-    if (agents && fault.empty()) fault = agents->fault();
-    if (!fault.empty()) { res.status = RunStatus::Fault; break; }
+    if (agents && out.fault.empty()) out.fault = agents->fault();
+    if (!out.fault.empty()) { out.status = RunStatus::Fault; break; }
     const std::uint64_t hops = net.flit_hops();
-    const std::uint64_t flying = in_flight();
+    const std::uint64_t flying = in_flight(net);
     const bool still = agents && !agents->finished();
     if (hops != last_hops) { last_hops = hops; last_progress = t; last_any = t; }
     if (agents && agents->progress() != last_agent) { last_agent = agents->progress(); last_any = t; }
-    if (t >= duration && flying == 0 && !still) break;
-    if (flying > 0 && t - last_progress >= watchdog) {
-      res.status = RunStatus::Hung;
-      hang = analyze_hang(net, t);
+    if (t >= L.duration && flying == 0 && !still) break;
+    if ((flying > 0 && t - last_progress >= L.watchdog) || (still && t - last_any >= L.watchdog)) {
+      out.status = RunStatus::Hung;
+      out.apps_stalled = !(flying > 0 && t - last_progress >= L.watchdog);
+      out.hang = analyze_hang(net, t);
       break;
     }
-    if (still && t - last_any >= watchdog) {
-      res.status = RunStatus::Hung;
-      apps_stalled = true;
-      hang = analyze_hang(net, t);
-      break;
-    }
-    if (t >= end_limit && !still) { res.status = RunStatus::NotDrained; break; }
-    if (still && t >= limit) { res.status = RunStatus::Limit; break; }
+    if (t >= end_limit && !still) { out.status = RunStatus::NotDrained; break; }
+    if (still && t >= L.limit) { out.status = RunStatus::Limit; break; }
   }
-  const Time stopped = now_ps();
-  // Statistics cover [0, end]: the traffic window, extended to the last delivery when the drain
-  // ran past it (not to the watchdog's polling step).
+  return out;
+}
+
+// Statistics cover [0, end]: the traffic window, extended to the last delivery when the drain
+// ran past it (not to the watchdog's polling step); a run that did not complete ends when it stopped.
+Time statistics_end(Network& net, RunAgents* agents, RunStatus status, Time stopped, Time duration) {
   Time end = std::min(stopped, duration);
   for (const auto& r : net.packets().all()) if (r.tail_arrival != kNever) end = std::max(end, r.tail_arrival);
   if (agents) end = std::max(end, agents->finished_at());
-  if (res.status != RunStatus::Completed) end = stopped;
-  tr.close(end);
+  if (status != RunStatus::Completed) end = stopped;
+  return end;
+}
+
+struct PacketCounts {
+  std::vector<Time> lat, net_lat;  // created->tail and injected->tail of each delivered packet
+  std::uint64_t delivered = 0, corrupt = 0, dup = 0, payload_bytes = 0;
+};
+
+PacketCounts count_packets(Network& net) {
+  PacketCounts c;
+  for (const auto& r : net.packets().all()) {
+    if (r.corrupt) ++c.corrupt;
+    if (r.deliveries > 1) ++c.dup;
+    if (r.deliveries >= 1) {
+      ++c.delivered;
+      c.payload_bytes += r.payload;
+      c.lat.push_back(r.tail_arrival - r.created);
+      c.net_lat.push_back(r.tail_arrival - r.injected);
+    }
+  }
+  return c;
+}
+
+nlohmann::json links_json(Network& net, Time end) {
+  nlohmann::json links = nlohmann::json::array();
+  for (const auto& c : net.channels()) {
+    const double util = end ? static_cast<double>(c->flits()) * static_cast<double>(c->timing().cp) / static_cast<double>(end) : 0.0;
+    links.push_back({{"link", c->path()}, {"flits", c->flits()}, {"control_symbols", c->controls()},
+                     {"utilization", std::round(util * 1e6) / 1e6}});
+  }
+  return links;
+}
+
+nlohmann::json nodes_json(Network& net, Time end) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (int n = 0; n < net.nodes(); ++n) {
+    if (net.is_external(n)) continue;  // hosts with NICs: results.nics and results.apps
+    const auto& st = net.node(n).stats();
+    nodes.push_back({{"node", fmt::format("n{}", n)}, {"sent_packets", st.sent_packets}, {"recv_packets", st.recv_packets},
+                     {"recv_bytes", st.recv_bytes}, {"errors", st.errors}, {"source_stalled_ps", st.stalled_time},
+                     {"throughput_MBps", end ? static_cast<double>(st.recv_bytes) / (static_cast<double>(end) * 1e-12) / 1e6 : 0.0}});
+  }
+  return nodes;
+}
+
+// results: packets, latencies, links, nodes, what was in flight, the check and the hang.
+nlohmann::json fabric_results(Network& net, const PacketCounts& c, Time end, const std::vector<PacketAudit::InFlight>& flying,
+                              bool check, const LoopEnd& loop) {
+  nlohmann::json r;
+  r["packets_created"] = net.packets().size();
+  r["packets_delivered"] = c.delivered;
+  r["packets_corrupt"] = c.corrupt;
+  r["packets_duplicated"] = c.dup;
+  r["payload_bytes_delivered"] = c.payload_bytes;
+  r["latency"] = latency_stats(c.lat);
+  r["network_latency"] = latency_stats(c.net_lat);
+  r["flit_hops"] = net.flit_hops();
+  r["in_flight"] = in_flight_json(flying);
+  if (check) r["check"] = {{"work_conservation", "passed"}, {"checks", net.monitor()->checks()}};
+  r["links"] = links_json(net, end);
+  r["nodes"] = nodes_json(net, end);
+  if (loop.status == RunStatus::Hung) {
+    r["hang"] = loop.hang.json;
+    if (!loop.hang.cycle.empty()) r["hang"]["cycle_text"] = loop.hang.cycle;
+  }
+  return r;
+}
+
+void print_latency(const char* label, const nlohmann::json& L) {
+  fmt::print("{} mean {} p50 {} p99 {} max {}\n", label, fmt_ps(L["mean_ps"].get<double>()), fmt_ps(L["p50_ps"].get<double>()),
+             fmt_ps(L["p99_ps"].get<double>()), fmt_ps(L["max_ps"].get<double>()));
+}
+
+void print_histogram(const nlohmann::json& L) {
+  std::uint64_t peak = 0;
+  for (const auto& b : L["histogram"]) peak = std::max(peak, b["count"].get<std::uint64_t>());
+  fmt::print("latency histogram created->tail:\n");
+  for (const auto& b : L["histogram"]) {
+    const auto c = b["count"].get<std::uint64_t>();
+    fmt::print("  [{:>10}, {:>10}) {:>8} {}\n", format_time(b["from_ps"].get<Time>()), format_time(b["to_ps"].get<Time>()), c,
+               std::string(peak ? static_cast<std::size_t>((c * 40 + peak - 1) / peak) : 0, '#'));
+  }
+}
+
+void print_links(const nlohmann::json& links) {
+  fmt::print("link utilization:\n");
+  int col = 0;
+  for (const auto& l : links) {
+    fmt::print("  {:<14} {:6.3f}", l["link"].get<std::string>(), l["utilization"].get<double>());
+    if (++col % 4 == 0) fmt::print("\n");
+  }
+  if (col % 4) fmt::print("\n");
+}
+
+// The printed summary of a run.
+void print_summary(Network& net, const RunOptions& opt, const nlohmann::json& doc, const PacketCounts& c, Time duration,
+                   const std::string& agents_summary, double wall) {
+  const nlohmann::json& r = doc["results"];
+  fmt::print("sanvp {} | scenario {} | seed {}\n", SANVP_VERSION, opt.scenario, opt.seed);
+  fmt::print("simulated {} ({} traffic + drain), {} switch(es), {} nodes, status: {}\n", format_time(doc["simulated_ps"].get<Time>()),
+             format_time(duration), net.switches(), net.nodes(), doc["status"].get<std::string>());
+  fmt::print("packets: {} created, {} delivered intact, {} corrupt, {} duplicated; payload {} bytes\n", net.packets().size(),
+             c.delivered, c.corrupt, c.dup, c.payload_bytes);
+  if (!c.lat.empty()) {
+    print_latency("latency created->tail:", r["latency"]);
+    print_histogram(r["latency"]);
+    print_latency("latency inject->tail: ", r["network_latency"]);
+  }
+  print_links(r["links"]);
+  fmt::print("{}", agents_summary);
+  fmt::print("flit-hops: {} in {:.2f} s wall ({:.2f} M flit-hops/s)\n", net.flit_hops(), wall,
+             wall > 0 ? static_cast<double>(net.flit_hops()) / wall / 1e6 : 0.0);
+  if (!opt.report.empty()) fmt::print("report: {}\n", opt.report);
+  if (!opt.vcd.empty()) fmt::print("waves: {}\n", opt.vcd);
+}
+
+void report_hang(Report& rep, const HangReport& hang, Time watchdog, Time end) {
+  rep.error(fmt::format("network hung: packets in flight but no flit moved for {} (at {})", format_time(watchdog), format_time(end)));
+  fmt::print(stderr, "blocked worms ({}):\n", hang.worms.size());
+  for (const auto& l : hang.worms) fmt::print(stderr, "  {}\n", l);
+  if (!hang.cycle.empty()) {
+    fmt::print(stderr, "deadlock: dependency cycle of {} worms:\n", hang.cycle.size());
+    for (const auto& l : hang.cycle) fmt::print(stderr, "  {}\n", l);
+  } else {
+    fmt::print(stderr, "{}\n", hang.no_cycle_reason);
+  }
+}
+
+// Why the run failed, on stderr, and its exit code; `agents_state` is what every NIC and
+// application was doing (empty without agents or after a completed run).
+void report_outcome(Report& rep, Network& net, RunAgents* agents, const LoopEnd& loop, const RunLimits& L, Time stopped, Time end,
+                    const std::string& agents_state) {
+  if (loop.status == RunStatus::Fault) {
+    if (agents) rep.error(fmt::format("firmware fault at {}: {}", format_time(stopped), loop.fault));
+    else rep.error(loop.fault);
+    fmt::print(stderr, "{}", agents ? agents_state : "");
+  } else if (loop.status == RunStatus::Limit) {
+    rep.error(fmt::format("host applications had not finished at sim.limit={}", format_time(L.limit)));
+    fmt::print(stderr, "{}", agents_state);
+  } else if (loop.apps_stalled) {
+    rep.error(fmt::format("host applications stalled: no flit moved and no NIC or host did anything for {} (at {})",
+                          format_time(L.watchdog), format_time(end)));
+    fmt::print(stderr, "{}", agents_state);
+  } else if (loop.status == RunStatus::Hung) {
+    report_hang(rep, loop.hang, L.watchdog, end);
+  } else if (loop.status == RunStatus::NotDrained) {
+    rep.warning(fmt::format("{} packets still in flight after sim.drain={}", in_flight(net), format_time(L.drain)));
+  }
+}
+
+}  // namespace
+
+RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& spec) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  Network net(pv, opt.seed);
+  RunAgents* agents = build_platform(net, pv, opt, spec);
+  const RunLimits L = read_limits(pv);
+  pv.check_all_used();
+  log::info("built {} switches, {} nodes, {} link directions; seed {}", net.switches(), net.nodes(), net.channels().size(), opt.seed);
+  open_waves(net, agents, opt);
+  if (spec.traffic) spec.traffic(net);
+  else net.start_traffic(L.traffic);
+  if (agents) agents->start(net);
+
+  const LoopEnd loop = run_loop(net, agents, L, opt.check);
+  const Time stopped = now_ps();
+  const Time end = statistics_end(net, agents, loop.status, stopped, L.duration);
+  Tracer::global().close(end);
   static const char* const kStatus[] = {"completed", "not-drained", "hung", "fault", "limit"};
   // Without agents a stop on an exception is a model error or a failed check, not a firmware fault.
-  const char* status_text = res.status == RunStatus::Fault && !agents ? "error" : kStatus[static_cast<int>(res.status)];
+  const char* status_text = loop.status == RunStatus::Fault && !agents ? "error" : kStatus[static_cast<int>(loop.status)];
   log::info("simulation stopped at {}: {}", format_time(stopped), status_text);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
@@ -185,141 +362,34 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   if (agents) agents->audit(audit, stopped);
   const std::vector<PacketAudit::InFlight> flying_now = audit.finish(stopped);
 
-  // Statistics
-  std::vector<Time> lat, net_lat;
-  std::uint64_t delivered = 0, corrupt = 0, dup = 0, payload_bytes = 0;
-  for (const auto& r : net.packets().all()) {
-    if (r.corrupt) ++corrupt;
-    if (r.deliveries > 1) ++dup;
-    if (r.deliveries >= 1) {
-      ++delivered;
-      payload_bytes += r.payload;
-      lat.push_back(r.tail_arrival - r.created);
-      net_lat.push_back(r.tail_arrival - r.injected);
-    }
-  }
-  nlohmann::json rep;
-  rep["sanvp"] = SANVP_VERSION;
-  rep["seed"] = opt.seed;
-  rep["scenario"] = spec.scenario_json;
-  rep["scenario"]["name"] = opt.scenario;
-  rep["params"] = pv.effective();
-  rep["topology"] = net.topology_json();
-  rep["status"] = status_text;
-  rep["simulated_ps"] = end;
-  nlohmann::json r;
-  r["packets_created"] = net.packets().size();
-  r["packets_delivered"] = delivered;
-  r["packets_corrupt"] = corrupt;
-  r["packets_duplicated"] = dup;
-  r["payload_bytes_delivered"] = payload_bytes;
-  r["latency"] = latency_stats(lat);
-  r["network_latency"] = latency_stats(net_lat);
-  r["flit_hops"] = net.flit_hops();
-  r["in_flight"] = in_flight_json(flying_now);
-  if (opt.check) r["check"] = {{"work_conservation", "passed"}, {"checks", net.monitor()->checks()}};
-  nlohmann::json links = nlohmann::json::array();
-  for (const auto& c : net.channels()) {
-    const double util = end ? static_cast<double>(c->flits()) * static_cast<double>(c->timing().cp) / static_cast<double>(end) : 0.0;
-    links.push_back({{"link", c->path()}, {"flits", c->flits()}, {"control_symbols", c->controls()},
-                     {"utilization", std::round(util * 1e6) / 1e6}});
-  }
-  r["links"] = links;
-  nlohmann::json nodes = nlohmann::json::array();
-  for (int n = 0; n < net.nodes(); ++n) {
-    if (net.is_external(n)) continue;  // hosts with NICs: results.nics and results.apps
-    const auto& st = net.node(n).stats();
-    nodes.push_back({{"node", fmt::format("n{}", n)}, {"sent_packets", st.sent_packets}, {"recv_packets", st.recv_packets},
-                     {"recv_bytes", st.recv_bytes}, {"errors", st.errors}, {"source_stalled_ps", st.stalled_time},
-                     {"throughput_MBps", end ? static_cast<double>(st.recv_bytes) / (static_cast<double>(end) * 1e-12) / 1e6 : 0.0}});
-  }
-  r["nodes"] = nodes;
-  if (res.status == RunStatus::Hung) {
-    r["hang"] = hang.json;
-    if (!hang.cycle.empty()) r["hang"]["cycle_text"] = hang.cycle;
-  }
+  const PacketCounts counts = count_packets(net);
+  Report rep;
+  rep.begin(opt.seed, spec.scenario_json, opt.scenario);
+  rep.doc()["params"] = pv.effective();
+  rep.doc()["topology"] = net.topology_json();
+  rep.set_status(status_text);
+  rep.doc()["simulated_ps"] = end;
+  nlohmann::json r = fabric_results(net, counts, end, flying_now, opt.check, loop);
   std::string agents_summary, agents_state;
   if (agents) {
     agents_summary = agents->results(r);
-    if (res.status != RunStatus::Completed && res.status != RunStatus::NotDrained) {
+    if (loop.status != RunStatus::Completed && loop.status != RunStatus::NotDrained) {
       agents_state = agents->describe();
       r["nic_state"] = agents_state;
     }
   }
-  if (!fault.empty()) r[agents ? "fault" : "error"] = fault;
-  rep["results"] = r;
+  if (!loop.fault.empty()) r[agents ? "fault" : "error"] = loop.fault;
+  rep.results() = std::move(r);
 
-  if (!opt.report.empty()) write_file_checked(opt.report, rep.dump(2) + "\n", "--report");  // whole or not at all
-  if (opt.print_summary) {
-    fmt::print("sanvp {} | scenario {} | seed {}\n", SANVP_VERSION, opt.scenario, opt.seed);
-    fmt::print("simulated {} ({} traffic + drain), {} switch(es), {} nodes, status: {}\n", format_time(end),
-               format_time(duration), net.switches(), net.nodes(), rep["status"].get<std::string>());
-    fmt::print("packets: {} created, {} delivered intact, {} corrupt, {} duplicated; payload {} bytes\n",
-               net.packets().size(), delivered, corrupt, dup, payload_bytes);
-    if (!lat.empty()) {
-      const auto& L = r["latency"];
-      fmt::print("latency created->tail: mean {} p50 {} p99 {} max {}\n", fmt_ps(L["mean_ps"].get<double>()),
-                 fmt_ps(L["p50_ps"].get<double>()), fmt_ps(L["p99_ps"].get<double>()), fmt_ps(L["max_ps"].get<double>()));
-      std::uint64_t peak = 0;
-      for (const auto& b : L["histogram"]) peak = std::max(peak, b["count"].get<std::uint64_t>());
-      fmt::print("latency histogram created->tail:\n");
-      for (const auto& b : L["histogram"]) {
-        const auto c = b["count"].get<std::uint64_t>();
-        fmt::print("  [{:>10}, {:>10}) {:>8} {}\n", format_time(b["from_ps"].get<Time>()), format_time(b["to_ps"].get<Time>()), c,
-                   std::string(peak ? static_cast<std::size_t>((c * 40 + peak - 1) / peak) : 0, '#'));
-      }
-      const auto& N = r["network_latency"];
-      fmt::print("latency inject->tail:  mean {} p50 {} p99 {} max {}\n", fmt_ps(N["mean_ps"].get<double>()),
-                 fmt_ps(N["p50_ps"].get<double>()), fmt_ps(N["p99_ps"].get<double>()), fmt_ps(N["max_ps"].get<double>()));
-    }
-    fmt::print("link utilization:\n");
-    int col = 0;
-    for (const auto& l : links) {
-      fmt::print("  {:<14} {:6.3f}", l["link"].get<std::string>(), l["utilization"].get<double>());
-      if (++col % 4 == 0) fmt::print("\n");
-    }
-    if (col % 4) fmt::print("\n");
-    fmt::print("{}", agents_summary);
-    fmt::print("flit-hops: {} in {:.2f} s wall ({:.2f} M flit-hops/s)\n", net.flit_hops(), wall,
-               wall > 0 ? static_cast<double>(net.flit_hops()) / wall / 1e6 : 0.0);
-    if (!opt.report.empty()) fmt::print("report: {}\n", opt.report);
-    if (!opt.vcd.empty()) fmt::print("waves: {}\n", opt.vcd);
-  }
-  if (res.status == RunStatus::Fault) {
-    if (agents) fmt::print(stderr, "error: firmware fault at {}: {}\n{}", format_time(stopped), fault, agents_state);
-    else fmt::print(stderr, "error: {}\n", fault);
-    res.exit_code = kExitSimError;
-  } else if (res.status == RunStatus::Limit) {
-    fmt::print(stderr, "error: host applications had not finished at sim.limit={}\n{}", format_time(limit), agents_state);
-    res.exit_code = kExitSimError;
-  } else if (apps_stalled) {
-    fmt::print(stderr, "error: host applications stalled: no flit moved and no NIC or host did anything for {} (at {})\n{}",
-               format_time(watchdog), format_time(end), agents_state);
-    res.exit_code = kExitSimError;
-  } else if (res.status == RunStatus::Hung) {
-    fmt::print(stderr, "error: network hung: packets in flight but no flit moved for {} (at {})\n", format_time(watchdog),
-               format_time(end));
-    fmt::print(stderr, "blocked worms ({}):\n", hang.worms.size());
-    for (const auto& l : hang.worms) fmt::print(stderr, "  {}\n", l);
-    if (!hang.cycle.empty()) {
-      fmt::print(stderr, "deadlock: dependency cycle of {} worms:\n", hang.cycle.size());
-      for (const auto& l : hang.cycle) fmt::print(stderr, "  {}\n", l);
-    } else {
-      fmt::print(stderr, "{}\n", hang.no_cycle_reason);
-    }
-    res.exit_code = kExitSimError;
-  } else if (res.status == RunStatus::NotDrained) {
-    fmt::print(stderr, "warning: {} packets still in flight after sim.drain={}\n", in_flight(), format_time(drain));
-  }
-  if (agents && agents->errors()) {
-    fmt::print(stderr, "error: host applications received bad messages (results.apps in the report)\n");
-    res.exit_code = kExitSimError;
-  }
-  if (corrupt || dup) {
-    fmt::print(stderr, "error: scoreboard: {} corrupt, {} duplicated packets\n", corrupt, dup);
-    res.exit_code = kExitSimError;
-  }
-  res.report = rep;
+  rep.write_json({opt.report, "--report"}, rep.doc(), 2);  // whole or not at all
+  if (opt.print_summary) print_summary(net, opt, rep.doc(), counts, L.duration, agents_summary, wall);
+  report_outcome(rep, net, agents, loop, L, stopped, end, agents_state);
+  if (agents && agents->errors()) rep.error("host applications received bad messages (results.apps in the report)");
+  if (counts.corrupt || counts.dup) rep.error(fmt::format("scoreboard: {} corrupt, {} duplicated packets", counts.corrupt, counts.dup));
+  RunResult res;
+  res.status = loop.status;
+  res.report = rep.doc();
+  res.exit_code = rep.exit_code();
   return res;
 }
 

@@ -62,6 +62,17 @@ void check_utf8(const YAML::Node& n, const std::string& name) {
   }
 }
 
+// `parse` of a scalar's text, or a positioned error saying what was expected.
+template <class Parse>
+auto parse_scalar(const YamlDoc& doc, const YAML::Node& n, const std::string& path, Parse parse, const char* expected) {
+  const std::string s = doc.string(n, path);
+  try {
+    return parse(s);
+  } catch (const UserError&) {
+  }
+  doc.fail(n, path, fmt::format("expected {}, got '{}'", expected, s));
+}
+
 }  // namespace
 
 YAML::Node YamlDoc::load_file(const std::string& file) {
@@ -134,12 +145,7 @@ int YamlDoc::integer(const YAML::Node& n, const std::string& path, int lo, int h
 }
 
 double YamlDoc::real(const YAML::Node& n, const std::string& path) const {
-  const std::string s = string(n, path);
-  try {
-    return parse_real(s, path);
-  } catch (const UserError&) {
-  }
-  fail(n, path, fmt::format("expected a finite number, got '{}'", s));
+  return parse_scalar(*this, n, path, [&](const std::string& t) { return parse_real(t, path); }, "a finite number");
 }
 
 bool YamlDoc::boolean(const YAML::Node& n, const std::string& path) const {
@@ -150,12 +156,7 @@ bool YamlDoc::boolean(const YAML::Node& n, const std::string& path) const {
 }
 
 Time YamlDoc::time(const YAML::Node& n, const std::string& path) const {
-  const std::string s = string(n, path);
-  try {
-    return parse_time(s, path);
-  } catch (const UserError&) {
-    fail(n, path, fmt::format("expected a time such as 10us or 6.25ns, got '{}'", s));
-  }
+  return parse_scalar(*this, n, path, [&](const std::string& t) { return parse_time(t, path); }, "a time such as 10us or 6.25ns");
 }
 
 std::string yaml_text(const YAML::Node& n) {
