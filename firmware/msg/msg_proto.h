@@ -59,8 +59,5 @@ inline constexpr uint32_t kMaxMtu = 49152;  // GRIM-style 48 KiB fragments
 
 // Node ids and source routes follow the generic route ABI (fw/routes.h).
 using route_abi::kMaxNodes;
-// Kept for platform/host/nic_nodes.cpp until it names route_abi itself.
-using route_abi::kMaxRouteBytes;
-using route_abi::RouteEntry;
 
 }  // namespace sanvp::msg

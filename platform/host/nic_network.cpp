@@ -55,7 +55,7 @@ NicNetwork::NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& ima
     auto host = std::make_unique<Host>(name + ".host", HostConfig::from_params(pv, name + ".host"), PciConfig::from_params(pv, name + ".pci"));
     auto n = std::make_unique<nic::Nic>(name.c_str(), pv, static_cast<std::uint32_t>(h), fw::program_of(image), host->pci(), &host->memory(), seed);
     host->attach_nic(n.get());
-    load_image(*n, image);
+    nic::load_image(*n, image);
     const auto [s, p] = attach_[static_cast<std::size_t>(h)];
     net_.set_external(net_.add_node(s, p), external_ports(*n));
     hosts_.push_back(std::move(host));
@@ -67,7 +67,7 @@ NicNetwork::NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& ima
     std::vector<std::vector<std::uint8_t>> table(static_cast<std::size_t>(spec.hosts));
     for (int dst = 0; dst < spec.hosts; ++dst)
       if (dst != src) table[static_cast<std::size_t>(dst)] = net_.route(src, dst);
-    load_routes(*nics_[src], image, table);
+    nic::load_routes(*nics_[src], image, table);
   }
 }
 

@@ -53,9 +53,4 @@ Network::ExternalNode external_ports(nic::Nic& nic);
 // Statistics of a NIC and its host for reports: core, sleep, engines, PIO.
 nlohmann::json nic_stats(nic::Nic& nic, const Host& host);
 
-// Loading images and route tables moved to platform/nic (namespace nic); found from here too
-// until every caller names them there.
-using nic::load_image;
-using nic::load_routes;
-
 }  // namespace sanvp::host

@@ -6,25 +6,16 @@
 #include <fmt/format.h>
 #include <map>
 
-#include "firmware/msg/msg_proto.h"
 #include "hw/nic/memory_map.hpp"
 #include "platform/core/error.hpp"
 #include "platform/fw/fw_platform.hpp"
 #include "platform/host/nic_network.hpp"
+#include "platform/nic/route_table.hpp"
 
 namespace sanvp::host {
 
 namespace {
 
-
-bool has_route_table(const fw::Image& image) {
-  bool t = false, n = false;
-  for (const auto& s : image.symbols) {
-    t = t || s.name == "g_routes";
-    n = n || s.name == "g_nodes";
-  }
-  return t && n;
-}
 
 nlohmann::json latency_json(std::vector<Time> v) {
   nlohmann::json j{{"count", v.size()}};
@@ -50,8 +41,8 @@ class NicNodes : public RunAgents {
     std::map<std::string, std::size_t> loaded;
     for (const auto& s : specs_) {
       if (s.node < 0 || s.node >= net.nodes()) throw UserError(fmt::format("NIC node n{} does not exist", s.node));
-      if (s.node >= static_cast<int>(msg::kMaxNodes))
-        throw UserError(fmt::format("n{}: NIC nodes need ids below {} (the firmware's route table)", s.node, msg::kMaxNodes));
+      if (s.node >= static_cast<int>(route_abi::kMaxNodes))
+        throw UserError(fmt::format("n{}: NIC nodes need ids below {} (the firmware's route table)", s.node, route_abi::kMaxNodes));
       auto [it, fresh] = loaded.emplace(s.firmware, images_.size());
       if (fresh) images_.push_back(fw::Image::load(s.firmware));
       image_of_.push_back(it->second);
@@ -61,9 +52,9 @@ class NicNodes : public RunAgents {
       auto n = std::make_unique<nic::Nic>(name.c_str(), pv, static_cast<std::uint32_t>(s.node), fw::program_of(image), host->pci(),
                                           &host->memory(), seed);
       host->attach_nic(n.get());
-      load_image(*n, image);
+      nic::load_image(*n, image);
       net.set_external(s.node, external_ports(*n));
-      if (!s.app.empty() && s.app != "idle" && !has_route_table(image))
+      if (!s.app.empty() && s.app != "idle" && !nic::has_route_table(image))
         throw UserError(fmt::format("{}: firmware '{}' has no g_routes/g_nodes route table, so host application '{}' cannot message with it",
                                     name, s.firmware, s.app));
       AppResult r;
@@ -86,12 +77,12 @@ class NicNodes : public RunAgents {
     for (const auto& s : specs_) is_nic[static_cast<std::size_t>(s.node)] = true;
     for (std::size_t i = 0; i < specs_.size(); ++i) {
       const fw::Image& image = images_[image_of_[i]];
-      if (!has_route_table(image)) continue;  // a firmware without messaging (checked above: its host runs no application)
+      if (!nic::has_route_table(image)) continue;  // a firmware without messaging (checked above: its host runs no application)
       std::vector<std::vector<std::uint8_t>> table(static_cast<std::size_t>(max_node_ + 1));
       for (int d = 0; d <= max_node_; ++d)
         if (is_nic[static_cast<std::size_t>(d)] && d != specs_[i].node) table[static_cast<std::size_t>(d)] = net.route(specs_[i].node, d);
       try {
-        load_routes(*nics_[i], image, table);
+        nic::load_routes(*nics_[i], image, table);
       } catch (const UserError& e) {
         throw UserError(fmt::format("n{}: {}", specs_[i].node, e.what()));
       }
@@ -209,19 +200,16 @@ class NicNodes : public RunAgents {
     return s;
   }
 
-  // The route table as the firmware sees it (read back from SRAM at g_routes): per NIC
-  // destination, the route bytes.
+  // The route table as the firmware sees it (read back from SRAM): per NIC destination, the
+  // route bytes.
   nlohmann::json routes_in_sram(std::size_t i) {
     nlohmann::json j = nlohmann::json::object();
     const fw::Image& image = images_[image_of_[i]];
-    const lanai::Symbol* table = nullptr;
-    for (const auto& sym : image.symbols)
-      if (sym.name == "g_routes") table = &sym;
-    if (!table || !has_route_table(image)) return j;
+    if (!nic::has_route_table(image)) return j;
     for (const auto& d : specs_) {
       if (d.node == specs_[i].node) continue;
-      const std::uint8_t* e = nics_[i]->sram().data() + table->addr + d.node * sizeof(msg::RouteEntry);
-      j[fmt::format("n{}", d.node)] = std::vector<int>(e + 1, e + 1 + std::min<std::uint32_t>(e[0], msg::kMaxRouteBytes));
+      const std::vector<std::uint8_t> r = nic::route_in_sram(*nics_[i], image, d.node);
+      j[fmt::format("n{}", d.node)] = std::vector<int>(r.begin(), r.end());
     }
     return j;
   }

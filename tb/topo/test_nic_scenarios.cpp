@@ -10,52 +10,23 @@
 
 #include "platform/core/error.hpp"
 #include "platform/scenario/scenario.hpp"
+#include "tb/topo/scenario_test_util.hpp"
 
 using namespace sanvp;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string source_dir() {
-  const char* d = std::getenv("SANVP_SOURCE_DIR");
-  return d ? d : SANVP_TEST_SOURCE_DIR;
-}
-std::string sanvp_bin() {
-  const char* b = std::getenv("SANVP_BIN");
-  return b ? b : SANVP_TEST_BIN;
-}
+using test::error_of;
+using test::run_file;
+using test::sanvp_bin;
+using test::slurp;
+using test::source_dir;
+using test::write;
+
 std::string example() { return source_dir() + "/platform/scenarios/nic-pingpong-chain.yaml"; }
 
-fs::path temp_dir(const std::string& tag) {
-  fs::path d = fs::temp_directory_path() / fmt::format("sanvp-nicscen-{}-{}", tag, ::getpid());
-  fs::create_directories(d);
-  return d;
-}
-void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-RunResult run_file(const std::string& file, const std::vector<std::string>& sets, ParamValues& pv, Scenario* out = nullptr) {
-  Scenario s = load_scenario(file, sets, pv);
-  RunOptions opt;
-  opt.check = true;  // the work-conservation monitor, as in every test
-  opt.report = "";
-  opt.print_summary = false;
-  opt.scenario = s.name;
-  if (s.seed) opt.seed = *s.seed;
-  RunResult r = run_simulation(pv, opt, scenario_run_spec(s));
-  if (out) *out = s;
-  return r;
-}
-
-template <class F> std::string error_of(F&& fn) {
-  try { fn(); } catch (const UserError& e) { return e.what(); }
-  return "";
-}
+fs::path temp_dir(const std::string& tag) { return test::temp_dir("nicscen", tag); }
 
 const nlohmann::json& find_node(const nlohmann::json& list, const std::string& node) {
   for (const auto& e : list)

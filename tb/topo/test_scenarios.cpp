@@ -12,45 +12,22 @@
 
 #include "platform/core/error.hpp"
 #include "platform/scenario/scenario.hpp"
+#include "tb/topo/scenario_test_util.hpp"
 
 using namespace sanvp;
 namespace fs = std::filesystem;
 
 namespace {
 
-// CTest's environment first; the configure-time paths otherwise.
-std::string source_dir() {
-  const char* d = std::getenv("SANVP_SOURCE_DIR");
-  return d ? d : SANVP_TEST_SOURCE_DIR;
-}
-std::string sanvp_bin() {
-  const char* b = std::getenv("SANVP_BIN");
-  return b ? b : SANVP_TEST_BIN;
-}
+using test::error_of;
+using test::run_file;
+using test::sanvp_bin;
+using test::source_dir;
+using test::write;
+
 std::string scenario_path(const std::string& name) { return source_dir() + "/platform/scenarios/" + name; }
 
-fs::path temp_dir(const std::string& tag) {
-  fs::path d = fs::temp_directory_path() / fmt::format("sanvp-topo-{}-{}", tag, ::getpid());
-  fs::create_directories(d);
-  return d;
-}
-void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
-
-RunResult run_file(const std::string& file, const std::vector<std::string>& sets, ParamValues& pv) {
-  Scenario s = load_scenario(file, sets, pv);
-  RunOptions opt;
-  opt.check = true;  // the work-conservation monitor, as in every test
-  opt.report = "";
-  opt.print_summary = false;
-  opt.scenario = s.name;  // as `sanvp run FILE` does
-  if (s.seed) opt.seed = *s.seed;
-  return run_simulation(pv, opt, scenario_run_spec(s));
-}
-
-template <class F> std::string error_of(F&& fn) {
-  try { fn(); } catch (const UserError& e) { return e.what(); }
-  return "";
-}
+fs::path temp_dir(const std::string& tag) { return test::temp_dir("topo", tag); }
 
 }  // namespace
 
