@@ -21,7 +21,7 @@
 #include "platform/barrier/btin_report.hpp"
 #include "platform/barrier/experiment.hpp"
 #include "platform/barrier/flit_run.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace {
 

@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   fmt::print("{:<6} {:<9} {:>12} {:>12} {:>16} {:>11} {:>10}\n", "dmi", "quantum", "instructions", "cycles", "sim time", "MIPS(wall)", "MIPS(cpu)");
   for (const char* dmi : {"true", "false"})
     for (const char* q : {"1us", "100us"}) {
-      const auto r = run(fmt::format("{} fw run {} --stats --set nic.core.dmi={} --set nic.core.quantum={}", sanvp, image, dmi, q));
+      const auto r = run(fmt::format("{} fw run {} --stats --set nic.core.dmi={} --set sim.quantum={}", sanvp, image, dmi, q));
       fmt::print("{:<6} {:<9} {:>12} {:>12} {:>16} {:>11.1f} {:>10.1f}\n", dmi, q, r.insns, r.cycles, r.simtime, r.mips, r.cpu_mips);
     }
   return 0;

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::barrier {
 

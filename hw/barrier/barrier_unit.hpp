@@ -25,7 +25,7 @@
 #include <systemc>
 
 #include "hw/barrier/barrier_core.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::barrier {
 

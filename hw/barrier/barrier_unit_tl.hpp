@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "hw/barrier/barrier_core.hpp"
-#include "platform/core/params.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp::barrier {
 

@@ -9,7 +9,7 @@
 #include <systemc>
 #include <vector>
 
-#include "platform/core/time.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp::clint {
 

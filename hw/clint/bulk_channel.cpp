@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::clint {
 
@@ -61,10 +61,9 @@ BulkChannel::BulkChannel(sc_core::sc_module_name nm, const BulkConfig& cfg, cons
     n.manual_seq.assign(static_cast<std::size_t>(hosts), 0);
     n.gen = std::make_unique<TrafficGen>(traffic, h, hosts, cfg_.slot(), seed, "bulk");
   }
-  Tracer& tr = Tracer::global();
-  tr_slot_ = tr.declare(name(), "slot", 32);
-  tr_matched_ = tr.declare(name(), "matched", 8);
-  for (int h = 0; h < hosts; ++h) tr_grant_.push_back(tr.declare(fmt::format("{}.sched", name()), fmt::format("gnt{}", h), 8));
+  tr_slot_.declare(name(), "slot", 32);
+  tr_matched_.declare(name(), "matched", 8);
+  for (int h = 0; h < hosts; ++h) tr_grant_.emplace_back().declare(fmt::format("{}.sched", name()), fmt::format("gnt{}", h), 8);
   SC_HAS_PROCESS(BulkChannel);
   SC_THREAD(run);
 }
@@ -164,7 +163,7 @@ void BulkChannel::start_transfers(const Grants& g, Time start) {
   int matched = 0;
   for (int i = 0; i < hosts_; ++i) {
     int t = g[static_cast<std::size_t>(i)];
-    Tracer::global().change(tr_grant_[static_cast<std::size_t>(i)], start, static_cast<std::uint64_t>(t + 1));
+    tr_grant_[static_cast<std::size_t>(i)].change(start, static_cast<std::uint64_t>(t + 1));
     if (t < 0) continue;
     if (tgt_busy & (std::uint64_t{1} << t)) ++stats_.bulk_collisions;  // two breqs on one output
     tgt_busy |= std::uint64_t{1} << t;
@@ -187,7 +186,7 @@ void BulkChannel::start_transfers(const Grants& g, Time start) {
     on_switch_.push_back(Transfer{i, t, pick->pkt, pick->tx_id, crc_ok});
   }
   stats_.matched += static_cast<std::uint64_t>(matched);
-  Tracer::global().change(tr_matched_, start, static_cast<std::uint64_t>(matched));
+  tr_matched_.change(start, static_cast<std::uint64_t>(matched));
 }
 
 std::vector<BulkChannel::Response> BulkChannel::finish_transfers(Time end) {
@@ -256,7 +255,7 @@ void BulkChannel::run() {
   for (slot_ = 0;; ++slot_) {
     const Time t0 = slot_ * T;
     wait_until(t0);
-    Tracer::global().change(tr_slot_, t0, slot_);
+    tr_slot_.change(t0, slot_);
     ++stats_.slots;
     // Tails of the previous slot's breqs reach the targets; their backs leave right away.
     if (!on_switch_.empty()) {

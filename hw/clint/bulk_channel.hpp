@@ -36,8 +36,8 @@
 #include "hw/clint/quick_channel.hpp"  // declares the clint_quick.* link parameters
 #include "hw/clint/stats.hpp"
 #include "hw/clint/traffic.hpp"
-#include "platform/core/params.hpp"
-#include "platform/core/trace.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/trace.hpp"
 
 namespace sanvp::clint {
 
@@ -159,8 +159,8 @@ class BulkChannel : public sc_core::sc_module {
   std::vector<Transfer> on_switch_;
   std::uint64_t slot_ = 0, tx_serial_ = 0;
   ChannelStats stats_;
-  Tracer::Handle tr_slot_ = Tracer::kOff, tr_matched_ = Tracer::kOff;
-  std::vector<Tracer::Handle> tr_grant_;
+  TraceSignal tr_slot_, tr_matched_;
+  std::vector<TraceSignal> tr_grant_;
 };
 
 }  // namespace sanvp::clint

@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::clint {
 

@@ -31,8 +31,8 @@
 #include "hw/clint/host_interface.hpp"
 #include "hw/clint/stats.hpp"
 #include "hw/clint/traffic.hpp"
-#include "platform/core/params.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/rng.hpp"
 
 namespace sanvp::clint {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-#include "platform/core/time.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp::clint {
 

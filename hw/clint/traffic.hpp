@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <deque>
 
-#include "platform/core/params.hpp"
-#include "platform/core/rng.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/rng.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp::clint {
 

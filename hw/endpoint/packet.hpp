@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "platform/core/rng.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/rng.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp {
 

@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "platform/core/time.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp {
 

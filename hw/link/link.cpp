@@ -3,21 +3,19 @@
 namespace sanvp {
 
 void LinkChannel::declare_traces() {
-  auto& tr = Tracer::global();
-  data_sig_ = tr.declare(path_, "data", 8);
-  kind_sig_ = tr.declare(path_, "kind", 2);
-  pkt_sig_ = tr.declare(path_, "packet", 32);
-  stopgo_sig_ = tr.declare(path_, "stop", 1);
+  data_sig_.declare(path_, "data", 8);
+  kind_sig_.declare(path_, "kind", 2);
+  pkt_sig_.declare(path_, "packet", 32);
+  stopgo_sig_.declare(path_, "stop", 1);
 }
 
 void LinkChannel::trace_flit(const Flit& f, Time t) {
-  auto& tr = Tracer::global();
-  tr.change(data_sig_, t, f.data);
-  tr.change(kind_sig_, t, flit_kind(f));
-  tr.change(pkt_sig_, t, f.packet);
+  data_sig_.change(t, f.data);
+  kind_sig_.change(t, flit_kind(f));
+  pkt_sig_.change(t, f.packet);
   // Back to idle after one character period unless the next flit follows at once (later
   // changes at the same time win).
-  tr.change(kind_sig_, t + timing_.cp, 0);
+  kind_sig_.change(t + timing_.cp, 0);
 }
 
 }  // namespace sanvp

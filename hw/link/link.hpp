@@ -9,8 +9,8 @@
 #include <systemc>
 
 #include "hw/link/flit.hpp"
-#include "platform/core/params.hpp"
-#include "platform/core/trace.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/trace.hpp"
 
 namespace sanvp {
 
@@ -42,13 +42,13 @@ class LinkChannel {
   void send(const Flit& f, Time t) {
     ++flits_;
     if (observer_) observer_(f, t);
-    if (data_sig_ != Tracer::kOff) trace_flit(f, t);
+    if (data_sig_.on()) trace_flit(f, t);
     rx_->receive(f, t + timing_.ld);
   }
   // Receiver's flow controller emits STOP/GO at `t`; `fc_total` is both flow controllers' delay.
   void send_control(bool stop, Time t, Time fc_total) {
     ++controls_;
-    if (stopgo_sig_ != Tracer::kOff) Tracer::global().change(stopgo_sig_, t, stop ? 1 : 0);
+    stopgo_sig_.change(t, stop ? 1 : 0);
     tx_->control(stop, t + timing_.ld + fc_total);
   }
 
@@ -67,8 +67,7 @@ class LinkChannel {
   LinkTransmitter* transmitter_ = nullptr;
   std::function<void(const Flit&, Time)> observer_;
   std::uint64_t flits_ = 0, controls_ = 0;
-  Tracer::Handle data_sig_ = Tracer::kOff, kind_sig_ = Tracer::kOff, stopgo_sig_ = Tracer::kOff,
-                 pkt_sig_ = Tracer::kOff;
+  TraceSignal data_sig_, kind_sig_, stopgo_sig_, pkt_sig_;
 };
 
 }  // namespace sanvp

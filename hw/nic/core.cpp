@@ -8,7 +8,7 @@
 
 #include "hw/nic/iss/disasm.hpp"
 #include "hw/nic/iss/executor.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::nic {
 
@@ -23,8 +23,7 @@ LanaiCore::Config LanaiCore::Config::from_params(ParamValues& pv, const std::str
   // Cycle times are computed in whole Hz (clock_hz()): below 1 Hz the period would divide by 0.
   if (!(c.clock_mhz >= 1e-6) || c.clock_mhz > 100000.0)
     pv.fail(path, "nic.core", "clock", fmt::format("{} MHz is not a usable clock (1e-06 <= f <= 100000 MHz, i.e. at least 1 Hz)", c.clock_mhz));
-  c.quantum = pv.time(path, "nic.core", "quantum");
-  if (c.quantum == 0) throw UserError("nic.core.quantum: must be > 0");
+  c.quantum = tlm_quantum(pv);
   c.dmi = pv.boolean(path, "nic.core", "dmi");
   const char* names[] = {"cycles_alu", "cycles_load", "cycles_store", "cycles_branch", "cycles_jump", "cycles_load_pc"};
   for (std::size_t i = 0; i < c.cycles.size(); ++i) {
@@ -47,6 +46,7 @@ LanaiCore::LanaiCore(sc_core::sc_module_name name, const Config& cfg, Program pr
     throw UserError(fmt::format("{}: bad code range 0x{:x}..0x{:x}", this->name(), prog_.code_lo, prog_.code_hi));
   code_len_ = prog_.code_hi - prog_.code_lo;
   socket.register_invalidate_direct_mem_ptr(this, &LanaiCore::invalidate_direct_mem_ptr);
+  // One simulation-wide value (sim.quantum): every core sets the same global quantum.
   tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(static_cast<double>(cfg_.quantum), sc_core::SC_PS));
   on_stop = [] { sc_core::sc_stop(); };
   SC_THREAD(run_thread);
@@ -123,7 +123,7 @@ void LanaiCore::predecode_all() {
   for (std::uint32_t off = 0; off < code_len_; off += 4) {
     std::uint32_t raw;
     if (dmi_code_) {
-      raw = be32(dmi_code_ + off);
+      raw = get_be32(dmi_code_ + off);
     } else {
       std::uint8_t b[4] = {0, 0, 0, 0};
       tlm::tlm_generic_payload p;
@@ -133,7 +133,7 @@ void LanaiCore::predecode_all() {
       p.set_data_length(4);
       if (socket->transport_dbg(p) != 4)
         throw UserError(fmt::format("{}: code at 0x{:08x} is not in readable memory", name(), prog_.code_lo + off));
-      raw = be32(b);
+      raw = get_be32(b);
     }
     icache_[off >> 2] = decode_with_cycles(raw);
   }

@@ -19,8 +19,10 @@
 #include "hw/nic/iss/cpu_state.hpp"
 #include "hw/nic/iss/isa.hpp"
 #include "hw/nic/iss/symbols.hpp"
-#include "platform/core/params.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/endian.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/quantum.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp::nic {
 
@@ -28,7 +30,6 @@ class LanaiCore : public sc_core::sc_module {
  public:
   static inline const ParamRegistrar params{{
       {"nic.core", "clock", ParamType::Real, "MHz", "66", "core clock frequency"},
-      {"nic.core", "quantum", ParamType::Time, "ns", "10us", "TLM quantum: how far the core may run ahead of SystemC time"},
       {"nic.core", "dmi", ParamType::Bool, "", "true", "direct memory interface to SRAM (false: every fetch/load/store is a b_transport)"},
       {"nic.core", "cycles_alu", ParamType::Int, "cycles", "1", "ALU, shift, select, set-on-condition, popc/leadz/trailz, mov"},
       {"nic.core", "cycles_load", ParamType::Int, "cycles", "2", "load (word or part-word; includes the load-use interlock)"},
@@ -148,17 +149,11 @@ class LanaiCore : public sc_core::sc_module {
 
 // ---- inline hot paths ----
 
-inline std::uint32_t be32(const std::uint8_t* p) {
-  std::uint32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return __builtin_bswap32(v);
-}
-
 inline const lanai::Insn& LanaiCore::fetch(lanai::CpuState&, std::uint32_t pc) {
   const std::uint32_t off = pc - prog_.code_lo;
   if (off >= code_len_ || (pc & 3u)) fetch_fault(pc);
   lanai::Insn& d = icache_[off >> 2];
-  const std::uint32_t raw = dmi_code_ ? be32(dmi_code_ + off) : fetch_slow(pc);
+  const std::uint32_t raw = dmi_code_ ? get_be32(dmi_code_ + off) : fetch_slow(pc);
   if (raw != d.raw) return refetch(d, raw);
   return d;
 }
@@ -170,7 +165,7 @@ inline std::uint32_t LanaiCore::load(lanai::CpuState&, std::uint32_t ea, lanai::
   std::uint32_t v;
   if (off < dmi_len_) {
     const std::uint8_t* p = dmi_ + off;
-    if (w == lanai::Width::kWord) return be32(p);
+    if (w == lanai::Width::kWord) return get_be32(p);
     v = (w == lanai::Width::kHalf) ? ((std::uint32_t{p[0]} << 8) | p[1]) : p[0];
   } else {
     v = transport(tlm::TLM_READ_COMMAND, ea, n, 0);

@@ -1,5 +1,5 @@
 #include "hw/nic/host_dma.hpp"
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 
 #include <algorithm>
 
@@ -15,9 +15,8 @@ HostDma::HostDma(sc_core::sc_module_name name, Sram& sram, PciBus& pci, HostMemo
 }
 
 void HostDma::declare_traces() {
-  Tracer& t = Tracer::global();
-  state_sig_ = t.declare(name(), "busy", 1);
-  len_sig_ = t.declare(name(), "length", 32);
+  state_sig_.declare(name(), "busy", 1);
+  len_sig_.declare(name(), "length", 32);
 }
 
 bool HostDma::reg_read(std::uint32_t off, std::uint32_t& v) {
@@ -61,8 +60,8 @@ void HostDma::run() {
       host = get_be32(d + 4);
       len = get_be32(d + 8);
       to_sram = get_be32(d + 12) & r::kHdmaToSram;
-      if (len_sig_ != Tracer::kOff) Tracer::global().change(len_sig_, start, len);
-      if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, start, 1);
+      len_sig_.change(start, len);
+      state_sig_.change(start, 1);
       wait(sc_core::sc_time::from_value(setup_));
       const bool local_ok = std::uint64_t{local} + len <= sram_.size();
       if (!local_ok) ctrl_bits = r::kHdmaErrBit;
@@ -94,7 +93,7 @@ void HostDma::run() {
     if (observer_) observer_(idx, local, host, len, to_sram, start, end);
     ++tail_;
     busy_ = false;
-    if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, end, 0);
+    state_sig_.change(end, 0);
     raise_(r::kIrqHdmaDone);
   }
 }

@@ -51,7 +51,7 @@ class HostDma : public sc_core::sc_module, public RegisterWindow {
   std::vector<std::uint8_t> chunk_;
   Observer observer_;
   Stats stats_;
-  Tracer::Handle state_sig_ = Tracer::kOff, len_sig_ = Tracer::kOff;
+  TraceSignal state_sig_, len_sig_;
 };
 
 }  // namespace sanvp::nic

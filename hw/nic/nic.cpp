@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "hw/nic/memory_map.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::nic {
 
@@ -68,6 +68,17 @@ std::uint32_t Nic::host_read32(std::uint32_t addr) {
   if (std::uint64_t{addr} + 4 > sram_->size() || (addr & 3u))
     throw SimError(fmt::format("{}: host PIO read of 0x{:08x}: outside SRAM or misaligned", name(), addr));
   return get_be32(sram_->data() + addr);
+}
+
+LinkPort Nic::link_port() {
+  LinkPort lp;
+  lp.name = name();
+  lp.attach_output = [this](LinkChannel* ch) { attach_output(ch); };
+  lp.attach_input = [this](LinkChannel* ch) { attach_input(ch); };
+  lp.output_control = output_control();
+  lp.input = input();
+  lp.input_fc = &input_buffer().config();
+  return lp;
 }
 
 }  // namespace sanvp::nic

@@ -16,6 +16,7 @@
 #include <string>
 #include <systemc>
 
+#include "hw/link/link_port.hpp"
 #include "hw/nic/bus.hpp"
 #include "hw/nic/core.hpp"
 #include "hw/nic/host_dma.hpp"
@@ -54,6 +55,7 @@ class Nic : public sc_core::sc_module {
   ControlReceiver* output_control() { return send_->output_control(); }
   void attach_input(LinkChannel* ch) { recv_->attach_input(ch); }
   FlitReceiver* input() { return recv_.get(); }
+  LinkPort link_port();  // named after the module, for connect() (hw/link/link_port.hpp)
   FlowController& input_buffer() { return recv_->input_buffer(); }
 
   // Host PIO at the current simulated time (the caller has paid the PCI time): SRAM bytes or

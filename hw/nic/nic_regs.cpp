@@ -1,5 +1,5 @@
 #include "hw/nic/nic_regs.hpp"
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 
 #include "hw/nic/memory_map.hpp"
 
@@ -19,16 +19,15 @@ NicRegs::NicRegs(sc_core::sc_module_name name, Time latency, Oscillator& osc, st
 }
 
 void NicRegs::declare_traces() {
-  Tracer& t = Tracer::global();
   const std::string path = name();
-  isr_sig_ = t.declare(path, "isr", 32);
-  sleep_sig_ = t.declare(path, "sleep", 1);
-  pc_sig_ = t.declare(path, "pc", 32);
-  rtc_sig_ = t.declare(path, "rtc", 64);
+  isr_sig_.declare(path, "isr", 32);
+  sleep_sig_.declare(path, "sleep", 1);
+  pc_sig_.declare(path, "pc", 32);
+  rtc_sig_.declare(path, "rtc", 64);
 }
 
 void NicRegs::trace_isr() {
-  if (isr_sig_ != Tracer::kOff) Tracer::global().change(isr_sig_, now_ps(), isr_);
+  isr_sig_.change(now_ps(), isr_);
 }
 
 void NicRegs::raise(std::uint32_t bits) {
@@ -55,7 +54,7 @@ void NicRegs::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
   delay = sc_core::SC_ZERO_TIME;
   const Time now = now_ps();
   ++stats_.accesses;
-  if (pc_sig_ != Tracer::kOff && current_pc) Tracer::global().change(pc_sig_, now, current_pc());
+  if (pc_sig_.on() && current_pc) pc_sig_.change(now, current_pc());
   p.set_response_status(tlm::TLM_OK_RESPONSE);
   const auto o = static_cast<std::uint32_t>(off);
   if (p.is_read()) {
@@ -65,13 +64,13 @@ void NicRegs::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
       if (!(isr_ & imr_)) {
         ++stats_.sleeps;
         sleeping_ = true;
-        if (sleep_sig_ != Tracer::kOff) Tracer::global().change(sleep_sig_, now, 1);
+        sleep_sig_.change(now, 1);
         while (!(isr_ & imr_)) wait(irq_ev_);
         sleeping_ = false;
         const Time woke = now_ps();
         stats_.slept += woke - now;
-        if (sleep_sig_ != Tracer::kOff) Tracer::global().change(sleep_sig_, woke, 0);
-        if (pc_sig_ != Tracer::kOff && current_pc) Tracer::global().change(pc_sig_, woke, current_pc());
+        sleep_sig_.change(woke, 0);
+        if (pc_sig_.on() && current_pc) pc_sig_.change(woke, current_pc());
       }
       v = isr_ & imr_;
     } else {
@@ -106,7 +105,7 @@ std::uint32_t NicRegs::read(std::uint32_t off, Time now) {
     case r::kImr: return imr_;
     case r::kRtcLo: {
       const std::uint64_t v = rtc(now);
-      if (rtc_sig_ != Tracer::kOff) Tracer::global().change(rtc_sig_, now, v);
+      rtc_sig_.change(now, v);
       rtc_hi_latch_ = static_cast<std::uint32_t>(v >> 32);
       return static_cast<std::uint32_t>(v);
     }
@@ -137,7 +136,7 @@ void NicRegs::write(std::uint32_t off, std::uint32_t v, Time now) {
     case r::kRtcLo: {
       const std::uint64_t value = (std::uint64_t{rtc_hi_stage_} << 32) | v;
       rtc_offset_ = value - osc_.ticks(now);
-      if (rtc_sig_ != Tracer::kOff) Tracer::global().change(rtc_sig_, now, value);
+      rtc_sig_.change(now, value);
       return;
     }
     case r::kRtcHi: rtc_hi_stage_ = v; return;

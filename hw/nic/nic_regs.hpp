@@ -18,8 +18,8 @@
 
 #include "hw/nic/irq.hpp"
 #include "hw/nic/oscillator.hpp"
-#include "platform/core/params.hpp"
-#include "platform/core/trace.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/trace.hpp"
 
 namespace sanvp::nic {
 
@@ -91,7 +91,7 @@ class NicRegs : public sc_core::sc_module {
   bool sleeping_ = false;
   std::vector<RegisterWindow*> windows_;
   Stats stats_;
-  Tracer::Handle isr_sig_ = Tracer::kOff, sleep_sig_ = Tracer::kOff, pc_sig_ = Tracer::kOff, rtc_sig_ = Tracer::kOff;
+  TraceSignal isr_sig_, sleep_sig_, pc_sig_, rtc_sig_;
 };
 
 }  // namespace sanvp::nic

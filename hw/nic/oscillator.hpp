@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "platform/core/params.hpp"
-#include "platform/core/rng.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/rng.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp::nic {
 

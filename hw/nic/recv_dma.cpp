@@ -1,5 +1,5 @@
 #include "hw/nic/recv_dma.hpp"
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 
 #include "hw/nic/memory_map.hpp"
 
@@ -20,7 +20,7 @@ RecvDma::RecvDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, const
 
 void RecvDma::declare_traces() {
   // 0 idle, 1 storing, 2 dropping, 3 waiting for a buffer (back-pressure)
-  state_sig_ = Tracer::global().declare(name(), "state", 2);
+  state_sig_.declare(name(), "state", 2);
   fc_.declare_traces();
 }
 
@@ -95,7 +95,7 @@ bool RecvDma::start_packet(Time at) {
         crc_ = 0;
         first_ = at;
         ++next_;
-        if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, at, 1);
+        state_sig_.change(at, 1);
         return true;
       }
     }
@@ -105,11 +105,11 @@ bool RecvDma::start_packet(Time at) {
   if (ctrl_ && policy_ == 1) {
     state_ = State::Dropping;
     ++stats_.drops;
-    if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, at, 2);
+    state_sig_.change(at, 2);
     return true;
   }
   blocked_ = true;  // back-pressure: leave the flits in the slack buffer until a kick
-  if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, at, 3);
+  state_sig_.change(at, 3);
   return false;
 }
 
@@ -136,7 +136,7 @@ void RecvDma::consume(const Flit& f, Time at) {
     if (f.tail) {
       ends_.add(f.packet);
       state_ = State::Idle;
-      if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, at, 0);
+      state_sig_.change(at, 0);
     }
     return;
   }
@@ -173,7 +173,7 @@ void RecvDma::complete() {
     ++filled_;
     if (d.status & r::kRxCrcErr) ++stats_.crc_errors;
     if (d.status & r::kRxTrunc) ++stats_.truncated;
-    if (state_sig_ != Tracer::kOff && state_ == State::Idle) Tracer::global().change(state_sig_, now, 0);
+    if (state_ == State::Idle) state_sig_.change(now, 0);
     if (observer_) observer_(d.idx, d.first, d.at, d.status & r::kRxLenMask, d.status);
     raise_(r::kIrqRxDone);
   }

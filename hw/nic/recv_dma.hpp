@@ -15,8 +15,8 @@
 #include "hw/nic/irq.hpp"
 #include "hw/nic/nic_regs.hpp"
 #include "hw/nic/sram.hpp"
-#include "hw/switch/flow_controller.hpp"
-#include "platform/core/wakeup.hpp"
+#include "hw/link/flow_controller.hpp"
+#include "hw/base/wakeup.hpp"
 
 namespace sanvp::nic {
 
@@ -64,12 +64,12 @@ class RecvDma : public sc_core::sc_module, public RegisterWindow, public FlitRec
   std::uint8_t pending_ = 0, crc_ = 0;
   Time first_ = 0, last_consume_ = kNever;
   std::deque<Done> done_;
-  Wakeup drain_ev_;            // several causes (platform/core/wakeup.hpp)
+  Wakeup drain_ev_;            // several causes (hw/base/wakeup.hpp)
   sc_core::sc_event done_ev_;  // re-armed from the time-ordered done_ queue
   Observer observer_;
   Stats stats_;
   PacketEnds ends_;
-  Tracer::Handle state_sig_ = Tracer::kOff;
+  TraceSignal state_sig_;
 };
 
 }  // namespace sanvp::nic

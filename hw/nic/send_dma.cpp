@@ -1,5 +1,5 @@
 #include "hw/nic/send_dma.hpp"
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 
 #include "hw/nic/memory_map.hpp"
 
@@ -22,7 +22,7 @@ SendDma::SendDma(sc_core::sc_module_name name, Sram& sram, RaiseIrq raise, std::
 
 void SendDma::declare_traces() {
   // 0 idle, 1 sending, 2 blocked by STOP
-  state_sig_ = Tracer::global().declare(name(), "state", 2);
+  state_sig_.declare(name(), "state", 2);
 }
 
 void SendDma::attach_output(LinkChannel* ch) {
@@ -47,7 +47,7 @@ void SendDma::edges() {
     if (stop) ++stats_.stops;
     else ++stats_.gos;
     raise_(stop ? r::kIrqLinkStop : r::kIrqLinkGo);
-    if (state_sig_ != Tracer::kOff && busy_) Tracer::global().change(state_sig_, now, stop ? 2 : 1);
+    if (busy_) state_sig_.change(now, stop ? 2 : 1);
   }
   if (!edges_.empty()) edge_ev_.notify(delay_to(edges_.front().first));
 }
@@ -91,7 +91,7 @@ bool SendDma::reg_write(std::uint32_t off, std::uint32_t v) {
       corrupt_now_ = corrupt_armed_;
       corrupt_armed_ = false;
       started_ = now_ps();
-      if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, started_, 1);
+      state_sig_.change(started_, 1);
       xmit_ev_.now();
       tx_.work_at(started_);
       return true;
@@ -140,7 +140,7 @@ void SendDma::finished() {
   busy_ = false;
   ++stats_.packets;
   ++seq_;
-  if (state_sig_ != Tracer::kOff) Tracer::global().change(state_sig_, now_ps(), 0);
+  state_sig_.change(now_ps(), 0);
   if (observer_) observer_(cur_addr_, cur_route_, first_, last_, cur_len_ + 1);
   raise_(r::kIrqSendDone);
 }

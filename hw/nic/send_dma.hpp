@@ -13,7 +13,7 @@
 #include "hw/nic/irq.hpp"
 #include "hw/nic/nic_regs.hpp"
 #include "hw/nic/sram.hpp"
-#include "platform/core/wakeup.hpp"
+#include "hw/base/wakeup.hpp"
 
 namespace sanvp::nic {
 
@@ -70,11 +70,11 @@ class SendDma : public sc_core::sc_module, public RegisterWindow, public Control
   std::uint32_t corrupt_index_ = 0;
   std::uint8_t corrupt_mask_ = 0;
   std::deque<std::pair<Time, bool>> edges_;
-  Wakeup xmit_ev_;                   // several causes (platform/core/wakeup.hpp)
+  Wakeup xmit_ev_;                   // several causes (hw/base/wakeup.hpp)
   sc_core::sc_event edge_ev_, done_ev_;  // re-armed from their own time-ordered queues
   Observer observer_;
   Stats stats_;
-  Tracer::Handle state_sig_ = Tracer::kOff;
+  TraceSignal state_sig_;
 };
 
 }  // namespace sanvp::nic

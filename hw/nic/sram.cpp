@@ -1,11 +1,12 @@
 #include "hw/nic/sram.hpp"
+#include "hw/base/endian.hpp"
 
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <fmt/format.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::nic {
 
@@ -27,7 +28,7 @@ void Sram::write(std::uint32_t offset, const std::uint8_t* src, std::uint32_t le
 
 std::uint32_t Sram::read32(std::uint32_t offset) const {
   const std::uint8_t* p = mem_.get() + offset;
-  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+  return get_be32(p);
 }
 
 // Memory timing is part of the core's per-instruction cycle model, so a transported access

@@ -8,7 +8,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
-#include "platform/core/params.hpp"
+#include "hw/base/params.hpp"
 
 namespace sanvp::nic {
 

@@ -1,5 +1,6 @@
 #include "hw/nic/sys_regs.hpp"
 
+#include "hw/base/endian.hpp"
 #include "hw/nic/memory_map.hpp"
 
 namespace sanvp::nic {
@@ -23,7 +24,7 @@ void SysRegs::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
     data[2] = static_cast<unsigned char>(v >> 8);
     data[3] = static_cast<unsigned char>(v);
   };
-  const std::uint32_t wv = (std::uint32_t{data[0]} << 24) | (std::uint32_t{data[1]} << 16) | (std::uint32_t{data[2]} << 8) | data[3];
+  const std::uint32_t wv = get_be32(data);
   p.set_response_status(tlm::TLM_OK_RESPONSE);
   if (p.is_read()) {
     switch (off) {

@@ -9,8 +9,8 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "platform/core/params.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp::nic {
 

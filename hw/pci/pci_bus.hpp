@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "platform/core/params.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp {
 

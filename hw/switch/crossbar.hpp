@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "platform/core/params.hpp"
+#include "hw/base/params.hpp"
 
 namespace sanvp {
 

@@ -1,15 +1,18 @@
 #include "hw/switch/router_arbiter.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace sanvp {
 
-RouterArbiter::RouterArbiter(int inputs, int outputs)
-    : inputs_(inputs), owner_(outputs, -1), last_(outputs, inputs - 1),
-      want_(outputs, std::vector<char>(inputs, 0)), is_dirty_(outputs, 0) {}
+RouterArbiter::RouterArbiter(int inputs, int outputs, std::unique_ptr<OutputArbiter> policy)
+    : inputs_(inputs), owner_(outputs, -1), policy_(std::move(policy)),
+      want_(outputs, std::vector<Time>(inputs, kNever)), is_dirty_(outputs, 0) {
+  if (!policy_) throw std::invalid_argument("RouterArbiter: no output arbitration policy");
+}
 
-void RouterArbiter::request(int in, int out) {
-  want_[out][in] = 1;
+void RouterArbiter::request(int in, int out, Time now) {
+  want_[out][in] = now;
   if (!is_dirty_[out]) { is_dirty_[out] = 1; dirty_.push_back(out); }
 }
 
@@ -20,7 +23,7 @@ void RouterArbiter::release(int out) {
 
 std::vector<int> RouterArbiter::waiting(int out) const {
   std::vector<int> v;
-  for (int i = 0; i < inputs_; ++i) if (want_[out][i]) v.push_back(i);
+  for (int i = 0; i < inputs_; ++i) if (want_[out][i] != kNever) v.push_back(i);
   return v;
 }
 
@@ -30,17 +33,15 @@ void RouterArbiter::arbitrate(const std::function<void(int, int)>& grant) {
   for (int out : dirty_) {
     is_dirty_[out] = 0;
     if (owner_[out] >= 0) continue;
-    for (int k = 1; k <= inputs_; ++k) {
-      int in = (last_[out] + k) % inputs_;
-      if (want_[out][in]) {
-        want_[out][in] = 0;
-        owner_[out] = in;
-        last_[out] = in;
-        ++grants_;
-        grant(in, out);
-        break;
-      }
-    }
+    waiting_.clear();
+    for (int in = 0; in < inputs_; ++in)
+      if (want_[out][in] != kNever) waiting_.push_back(OutputArbiter::Waiting{in, want_[out][in]});
+    if (waiting_.empty()) continue;
+    const int in = waiting_[policy_->choose(out, waiting_)].input;
+    want_[out][in] = kNever;
+    owner_[out] = in;
+    ++grants_;
+    grant(in, out);
   }
   dirty_.clear();
 }

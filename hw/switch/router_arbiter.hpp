@@ -1,14 +1,16 @@
 // RouterArbiter: assigns output ports to routed headers. A header is routed `rd` after it reaches
 // the head of its input buffer; requests for a busy output wait; when an output frees (its
-// worm's tail has passed) the waiting inputs are served round-robin, starting after the input
-// granted last. Requests and releases of one instant are collected and arbitrated together, so
-// the outcome never depends on process order.
+// worm's tail has passed) the OutputArbiter policy (switch.arbiter; round-robin by default)
+// picks one of the waiting inputs. Requests and releases of one instant are collected and
+// arbitrated together, so the outcome never depends on process order.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
-#include "platform/core/params.hpp"
+#include "hw/base/params.hpp"
+#include "hw/switch/output_arbiter.hpp"
 
 namespace sanvp {
 
@@ -16,13 +18,14 @@ class RouterArbiter {
  public:
   static inline const ParamRegistrar params{{
       {"switch", "rd", ParamType::Time, "ns", "100ns", "routing delay: header at buffer head to output request"},
-      {"switch", "arbiter", ParamType::String, "", "round-robin", "output arbitration policy (round-robin)"},
+      {"switch", "arbiter", ParamType::String, "", "round-robin",
+       "output arbitration policy: round-robin (after the input granted last), oldest-first (longest waiting), random (seeded per switch)"},
   }};
 
   // `inputs` may exceed `outputs`: the switch's barrier unit requests outputs as an extra input.
-  RouterArbiter(int inputs, int outputs);
+  RouterArbiter(int inputs, int outputs, std::unique_ptr<OutputArbiter> policy);
 
-  void request(int in, int out);
+  void request(int in, int out, Time now);
   void release(int out);
   bool busy(int out) const { return owner_[out] >= 0; }
   int owner(int out) const { return owner_[out]; }
@@ -37,8 +40,9 @@ class RouterArbiter {
  private:
   int inputs_;
   std::vector<int> owner_;              // output -> input holding it, -1 if free
-  std::vector<int> last_;               // output -> input granted last (round-robin pointer)
-  std::vector<std::vector<char>> want_; // output -> inputs waiting for it (size inputs_)
+  std::unique_ptr<OutputArbiter> policy_;
+  std::vector<std::vector<Time>> want_; // output -> per input: waiting since, kNever if not
+  std::vector<OutputArbiter::Waiting> waiting_;  // scratch for one arbitration
   std::vector<int> dirty_;              // outputs to arbitrate
   std::vector<char> is_dirty_;
   std::uint64_t grants_ = 0;

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "hw/barrier/wire_format.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/log.hpp"
-#include "platform/core/sim_time.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/log.hpp"
+#include "hw/base/sim_time.hpp"
 
 namespace sanvp {
 
@@ -16,9 +16,9 @@ SwitchConfig SwitchConfig::from_params(ParamValues& pv, const std::string& path,
   c.ports = ports;
   c.rd = pv.time(path, "switch", "rd");
   c.sd = pv.time(path, "switch", "sd");
-  const std::string arb = pv.string(path, "switch", "arbiter");
-  if (arb != "round-robin")
-    throw UserError(fmt::format("{}: unknown switch.arbiter '{}' (available: round-robin)", path, arb));
+  c.arbiter = pv.string(path, "switch", "arbiter");
+  if (!make_output_arbiter(c.arbiter, 2, 2, 0, path))
+    pv.fail(path, "switch", "arbiter", fmt::format("unknown policy '{}' (available: {})", c.arbiter, output_arbiter_names()));
   c.fc = FlowControlConfig::from_params(pv, path);
   c.barrier = barrier::BarrierUnitConfig::from_params(pv, path);
   return c;
@@ -36,7 +36,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
     tx.attach(nullptr, {});
     tx.set_work([this] { return pending_work(); });
     // Every process sleeps on a Wakeup: several causes ask for wake-ups at different times
-    // (platform/core/wakeup.hpp), and none may be lost.
+    // (hw/base/wakeup.hpp), and none may be lost.
     SC_METHOD(route);
     sensitive << route_ev.event();
     dont_initialize();
@@ -159,7 +159,7 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
     breq = false;
     sw.crossbar_.disconnect(idx);
     sw.arbiter_.release(idx);
-    if (owner_sig != Tracer::kOff) Tracer::global().change(owner_sig, now, 0);
+    owner_sig.change(now, 0);
     sw.arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
     if (!bqueue.empty() || sw.barrier_.peek(idx)) sw.barrier_request(idx);
   }
@@ -206,11 +206,13 @@ struct Switch::Port : public sc_core::sc_module, public FlitReceiver {
   Wakeup barrier_ev;                                  // a unit message becomes ready for this output
   Time free_since = 0;        // when the previous worm's tail left this input
   Time grant_time = 0;        // output side: when the current worm was granted this output
-  Tracer::Handle owner_sig = Tracer::kOff;
+  TraceSignal owner_sig;
 };
 
 Switch::Switch(sc_core::sc_module_name name, const SwitchConfig& cfg)
-    : sc_module(name), cfg_(cfg), arbiter_(check_ports(cfg.ports, this->name()) + 1, cfg.ports),
+    : sc_module(name), cfg_(cfg),
+      arbiter_(check_ports(cfg.ports, this->name()) + 1, cfg.ports,
+               make_output_arbiter(cfg.arbiter, cfg.ports + 1, cfg.ports, cfg.seed, this->name())),
       crossbar_(cfg.ports, cfg.sd), barrier_(cfg.ports, cfg.barrier) {
   for (int p = 0; p < cfg.ports; ++p) ports_.push_back(std::make_unique<Port>(fmt::format("p{}", p).c_str(), *this, p));
   barrier_.set_output_ready([this](int port, Time at) { ports_[static_cast<std::size_t>(port)]->barrier_ev.at(at); });
@@ -276,15 +278,27 @@ FlitReceiver* Switch::input_receiver(int port) { return ports_.at(port).get(); }
 ControlReceiver* Switch::output_control(int port) { return &ports_.at(port)->tx; }
 FlowController& Switch::input_buffer(int port) { return ports_.at(port)->in; }
 
+LinkPort Switch::link_port(int port) {
+  LinkPort lp;
+  lp.name = fmt::format("{}.p{}", name(), port);
+  lp.attach_output = [this, port](LinkChannel* ch) { attach_output(port, ch); };
+  lp.attach_input = [this, port](LinkChannel* ch) { attach_input(port, ch); };
+  lp.output_control = output_control(port);
+  lp.input = input_receiver(port);
+  lp.input_fc = &cfg_.fc;
+  lp.input_sd = cfg_.sd;
+  return lp;
+}
+
 void Switch::declare_traces() {
   for (auto& p : ports_) {
     p->in.declare_traces();
-    if (p->tx.channel()) p->owner_sig = Tracer::global().declare(std::string(p->name()) + ".out", "owner", 7);
+    if (p->tx.channel()) p->owner_sig.declare(std::string(p->name()) + ".out", "owner", 7);
   }
 }
 
 void Switch::request_output(int in, int out) {
-  arbiter_.request(in, out);
+  arbiter_.request(in, out, now_ps());
   arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -296,7 +310,7 @@ void Switch::on_tail_sent(int in, int out, Time now) {
   ip.out = -1;
   ip.free_since = now;
   ip.route_ev.now();
-  if (ports_[out]->owner_sig != Tracer::kOff) Tracer::global().change(ports_[out]->owner_sig, now, 0);
+  ports_[out]->owner_sig.change(now, 0);
   arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -308,7 +322,7 @@ void Switch::arbitrate_proc() {
     if (in != barrier_input()) ports_[in]->state = Port::In::Forwarding;
     op.grant_time = now;
     op.first = true;
-    if (op.owner_sig != Tracer::kOff) Tracer::global().change(op.owner_sig, now, static_cast<std::uint64_t>(in + 1));
+    op.owner_sig.change(now, static_cast<std::uint64_t>(in + 1));
     if (grant_observer_) grant_observer_(now, in, out);
     op.xmit_ev.now();
     op.tx.work_at(now);

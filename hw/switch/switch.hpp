@@ -25,12 +25,13 @@
 #include <vector>
 
 #include "hw/barrier/barrier_unit_tl.hpp"
+#include "hw/link/link_port.hpp"
 #include "hw/link/packet_ends.hpp"
 #include "hw/link/transmitter.hpp"
 #include "hw/switch/crossbar.hpp"
-#include "hw/switch/flow_controller.hpp"
+#include "hw/link/flow_controller.hpp"
 #include "hw/switch/router_arbiter.hpp"
-#include "platform/core/wakeup.hpp"
+#include "hw/base/wakeup.hpp"
 
 namespace sanvp {
 
@@ -40,6 +41,8 @@ struct SwitchConfig {
   Time sd = 2 * kNs;
   FlowControlConfig fc;
   barrier::BarrierUnitConfig barrier;
+  std::string arbiter = "round-robin";  // OutputArbiter policy (hw/switch/output_arbiter.hpp)
+  std::uint64_t seed = 1;               // the random policy's stream: the run seed (set by the builder)
   static SwitchConfig from_params(ParamValues& pv, const std::string& path, int ports);
 };
 
@@ -65,6 +68,7 @@ class Switch : public sc_core::sc_module {
   FlitReceiver* input_receiver(int port);
   ControlReceiver* output_control(int port);
   FlowController& input_buffer(int port);
+  LinkPort link_port(int port);  // "<switch>.p<port>", for connect() (hw/link/link_port.hpp)
   const RouterArbiter& arbiter() const { return arbiter_; }
   const barrier::BarrierUnitTl& barrier_unit() const { return barrier_; }
   // Barrier packets this switch dropped: bad CRC or length, unknown lead, or refused by the unit.

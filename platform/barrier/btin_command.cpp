@@ -9,7 +9,7 @@
 #include "platform/barrier/experiment.hpp"
 #include "platform/barrier/flit_run.hpp"
 #include "platform/cli/commands.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/sim/report.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::barrier {
 

@@ -10,8 +10,8 @@
 #include "platform/barrier/functional_net.hpp"
 #include "platform/barrier/group_setup.hpp"
 #include "platform/barrier/topo_graph.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/rng.hpp"
 #include "platform/topo/generators.hpp"
 
 namespace sanvp::barrier {

@@ -1,4 +1,4 @@
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 #include "platform/barrier/flit_run.hpp"
 
 #include <fmt/format.h>

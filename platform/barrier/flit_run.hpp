@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/core/params.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp {
 class Network;

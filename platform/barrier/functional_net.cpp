@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <queue>
 
-#include "platform/core/error.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/rng.hpp"
 
 namespace sanvp::barrier {
 

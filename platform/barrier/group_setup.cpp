@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::barrier {
 

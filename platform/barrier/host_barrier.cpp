@@ -1,4 +1,4 @@
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 #include "platform/barrier/host_barrier.hpp"
 
 #include <fmt/format.h>
@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "hw/barrier/wire_format.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/log.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/log.hpp"
 
 namespace sanvp::barrier {
 

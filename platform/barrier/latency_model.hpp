@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "platform/barrier/btin_tree.hpp"
-#include "platform/core/params.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp::barrier {
 

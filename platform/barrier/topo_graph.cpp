@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <deque>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/topo/generators.hpp"
 #include "platform/topo/routing.hpp"
 

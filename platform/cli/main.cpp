@@ -7,10 +7,10 @@
 #include <systemc>
 
 #include "platform/cli/commands.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
-#include "platform/core/log.hpp"
-#include "platform/core/params.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
+#include "hw/base/log.hpp"
+#include "hw/base/params.hpp"
 #include "platform/sim/run.hpp"
 #include "platform/scenario/scenario.hpp"
 

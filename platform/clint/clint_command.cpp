@@ -8,8 +8,8 @@
 #include "platform/cli/commands.hpp"
 #include "hw/clint/traffic.hpp"
 #include "platform/clint/experiment.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
 #include "platform/sim/report.hpp"
 
 namespace sanvp::clint {

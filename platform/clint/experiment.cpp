@@ -1,4 +1,4 @@
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 #include "platform/clint/experiment.hpp"
 
 #include <chrono>
@@ -10,8 +10,8 @@
 #include "hw/clint/bulk_channel.hpp"
 #include "hw/clint/quick_channel.hpp"
 #include "hw/clint/unscheduled_bulk.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/trace.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/trace.hpp"
 
 namespace sanvp::clint {
 

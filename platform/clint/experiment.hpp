@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/core/params.hpp"
+#include "hw/base/params.hpp"
 
 namespace sanvp::clint {
 

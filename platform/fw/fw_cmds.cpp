@@ -8,8 +8,8 @@
 
 #include "hw/nic/iss/disasm.hpp"
 #include "platform/cli/commands.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
 #include "platform/fw/fw_platform.hpp"
 
 namespace sanvp::fw {

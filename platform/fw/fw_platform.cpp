@@ -4,7 +4,7 @@
 #include <ostream>
 
 #include "hw/nic/memory_map.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::fw {
 

@@ -12,7 +12,7 @@
 #include "hw/nic/core.hpp"
 #include "hw/nic/sram.hpp"
 #include "hw/nic/sys_regs.hpp"
-#include "platform/core/params.hpp"
+#include "hw/base/params.hpp"
 #include "platform/fw/image.hpp"
 
 namespace sanvp::fw {

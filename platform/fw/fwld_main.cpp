@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <fstream>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/fw/linker.hpp"
 
 int main(int argc, char** argv) {

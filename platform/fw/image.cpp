@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "hw/nic/memory_map.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
 
 namespace sanvp::fw {
 

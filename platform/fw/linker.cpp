@@ -8,7 +8,7 @@
 #include <optional>
 #include <set>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::fw {
 

@@ -1,9 +1,9 @@
 #include "platform/host/host.hpp"
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 
 #include <fmt/format.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::host {
 

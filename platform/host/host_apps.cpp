@@ -1,4 +1,4 @@
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 #include "platform/host/host_apps.hpp"
 
 #include <algorithm>
@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <map>
 
-#include "platform/core/rng.hpp"
+#include "hw/base/rng.hpp"
 
 namespace sanvp::host {
 

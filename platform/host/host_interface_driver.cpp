@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "hw/nic/memory_map.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/sim_time.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/sim_time.hpp"
 
 namespace sanvp::host {
 

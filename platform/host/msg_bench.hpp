@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/core/params.hpp"
+#include "hw/base/params.hpp"
 #include "platform/fw/image.hpp"
 
 namespace sanvp::host {

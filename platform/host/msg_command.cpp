@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "platform/cli/commands.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
 #include "platform/fw/builtin_firmware.hpp"
 #include "platform/host/msg_bench.hpp"
 

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "platform/core/error.hpp"
-#include "platform/core/sim_time.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/sim_time.hpp"
 
 namespace sanvp::host {
 

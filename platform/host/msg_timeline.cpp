@@ -8,7 +8,7 @@
 #include "firmware/msg/msg_proto.h"
 #include "hw/nic/irq.hpp"
 #include "hw/nic/memory_map.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::host {
 

@@ -1,4 +1,4 @@
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 #include "platform/host/nic_nodes.hpp"
 
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <map>
 
 #include "hw/nic/memory_map.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/fw/fw_platform.hpp"
 #include "platform/host/nic_network.hpp"
 #include "platform/nic/route_table.hpp"

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "hw/nic/irq.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp::nic {
 

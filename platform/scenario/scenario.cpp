@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "platform/core/error.hpp"
-#include "platform/core/utf8.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/utf8.hpp"
 #include "platform/fw/builtin_firmware.hpp"
 #include "platform/host/host_apps.hpp"
 #include "platform/host/nic_nodes.hpp"

@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "platform/cli/commands.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
 #include "platform/topo/deadlock.hpp"
 #include "platform/topo/generators.hpp"
 #include "platform/topo/routing.hpp"

@@ -5,7 +5,7 @@
 #include <functional>
 #include <unordered_set>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/sim/network.hpp"
 
 namespace sanvp {

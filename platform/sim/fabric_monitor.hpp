@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "hw/link/transmitter.hpp"
-#include "platform/core/wakeup.hpp"
+#include "hw/base/wakeup.hpp"
 
 namespace sanvp {
 

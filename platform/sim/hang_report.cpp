@@ -110,7 +110,7 @@ class HangAnalysis {
 
   std::string tail_text(std::uint32_t pkt, const Loc& tail, nlohmann::json& j) const {
     const PacketRecord& r = pt_[pkt];
-    const TestEndpoint& src = net_.node(r.src);
+    const TrafficEndpoint& src = net_.node(r.src);
     if (src.sending_packet() == static_cast<std::int64_t>(pkt)) {
       j["tail"] = fmt::format("n{}", r.src);
       return fmt::format("tail at source n{} ({} of {} flits sent)", r.src, src.sending_flits(), r.wire_len());

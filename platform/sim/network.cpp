@@ -3,7 +3,7 @@
 #include <deque>
 #include <fmt/format.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp {
 
@@ -22,14 +22,13 @@ int Network::add_node(int sw, int port) {
 void Network::set_external(int node, ExternalNode ext) {
   if (built_) throw std::logic_error("Network::set_external after build()");
   if (node < 0 || node >= nodes()) throw std::out_of_range(fmt::format("no node n{}", node));
-  if (!ext.input || !ext.output_control || !ext.input_fc || !ext.attach_output || !ext.attach_input)
-    throw std::logic_error("Network::set_external: incomplete ports");
+  if (!ext.complete()) throw std::logic_error("Network::set_external: incomplete link port");
   if (external_.size() < attach_.size()) external_.resize(attach_.size());
   external_[static_cast<std::size_t>(node)] = std::move(ext);
 }
 
-TestEndpoint& Network::node(int i) {
-  TestEndpoint* n = nodes_.at(static_cast<std::size_t>(i)).get();
+TrafficEndpoint& Network::node(int i) {
+  TrafficEndpoint* n = nodes_.at(static_cast<std::size_t>(i)).get();
   if (!n) throw std::logic_error(fmt::format("n{} is not a test endpoint", i));
   return *n;
 }
@@ -67,6 +66,7 @@ void Network::build() {
   for (int s = 0; s < switches(); ++s) {
     const std::string path = fmt::format("sw{}", s);
     SwitchConfig cfg = SwitchConfig::from_params(pv_, path, switch_ports_[s]);
+    cfg.seed = seed_;
     switches_.push_back(std::make_unique<Switch>(path.c_str(), cfg));
   }
   external_.resize(attach_.size());
@@ -74,52 +74,17 @@ void Network::build() {
     if (is_external(n)) { nodes_.push_back(nullptr); continue; }
     const std::string path = fmt::format("n{}", n);
     FlowControlConfig fc = FlowControlConfig::from_params(pv_, path);
-    nodes_.push_back(std::make_unique<TestEndpoint>(path.c_str(), n, packets_, seed_, fc));
+    nodes_.push_back(std::make_unique<TrafficEndpoint>(path.c_str(), n, packets_, seed_, fc));
   }
-  // Flow control is validated per receiving buffer against the timing of the link feeding it.
-  auto wire = [&](LinkChannel* ch, FlitReceiver* rx, ControlReceiver* tx, const FlowControlConfig& fc, Time sd,
-                  const std::string& rx_name) {
-    ch->bind(rx, tx);
-    fc.validate(ch->timing(), sd, rx_name);
-  };
+  // Node links first (n<j>.out, then sw<i>.p<k>.out), then trunks, as channels are traced.
+  const ChannelFactory make = [this](const std::string& path) { return make_channel(path); };
   for (int n = 0; n < nodes(); ++n) {
-    const auto [s, p] = attach_[n];
-    Switch& S = *switches_[s];
-    LinkChannel* up = make_channel(fmt::format("n{}.out", n));
-    LinkChannel* down = make_channel(fmt::format("sw{}.p{}.out", s, p));
-    if (is_external(n)) {
-      const ExternalNode& x = external_[static_cast<std::size_t>(n)];
-      x.attach_output(up);
-      S.attach_input(p, up);
-      wire(up, S.input_receiver(p), x.output_control, S.config().fc, S.config().sd, fmt::format("sw{}.p{}.in", s, p));
-      S.attach_output(p, down);
-      x.attach_input(down);
-      wire(down, x.input, S.output_control(p), *x.input_fc, 0, fmt::format("n{}.in", n));
-      node_out_.push_back(up);
-      continue;
-    }
-    nodes_[n]->attach_output(up);
-    S.attach_input(p, up);
-    wire(up, S.input_receiver(p), nodes_[n]->output_control(), S.config().fc, S.config().sd, fmt::format("sw{}.p{}.in", s, p));
-    S.attach_output(p, down);
-    nodes_[n]->attach_input(down);
-    wire(down, nodes_[n].get(), S.output_control(p), nodes_[n]->input_buffer().config(), 0, fmt::format("n{}.in", n));
-    node_out_.push_back(up);
+    LinkPort np = is_external(n) ? external_[static_cast<std::size_t>(n)] : nodes_[n]->link_port();
+    np.name = fmt::format("n{}", n);
+    sanvp::connect(np, switches_[attach_[n].sw]->link_port(attach_[n].port), make);
+    node_out_.push_back(channels_[channels_.size() - 2].get());
   }
-  for (const auto& t : trunks_) {
-    Switch& A = *switches_[t.sw_a];
-    Switch& B = *switches_[t.sw_b];
-    LinkChannel* ab = make_channel(fmt::format("sw{}.p{}.out", t.sw_a, t.port_a));
-    LinkChannel* ba = make_channel(fmt::format("sw{}.p{}.out", t.sw_b, t.port_b));
-    A.attach_output(t.port_a, ab);
-    B.attach_input(t.port_b, ab);
-    wire(ab, B.input_receiver(t.port_b), A.output_control(t.port_a), B.config().fc, B.config().sd,
-         fmt::format("sw{}.p{}.in", t.sw_b, t.port_b));
-    B.attach_output(t.port_b, ba);
-    A.attach_input(t.port_a, ba);
-    wire(ba, A.input_receiver(t.port_a), B.output_control(t.port_b), A.config().fc, A.config().sd,
-         fmt::format("sw{}.p{}.in", t.sw_a, t.port_a));
-  }
+  for (const auto& t : trunks_) sanvp::connect(switches_[t.sw_a]->link_port(t.port_a), switches_[t.sw_b]->link_port(t.port_b), make);
   routes_.assign(static_cast<std::size_t>(nodes()), std::vector<std::vector<std::uint8_t>>(static_cast<std::size_t>(nodes())));
   if (check_) {
     monitor_ = std::make_unique<FabricMonitor>("monitor");

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "hw/endpoint/packet.hpp"
-#include "hw/endpoint/test_endpoint.hpp"
+#include "hw/endpoint/traffic_endpoint.hpp"
 #include "hw/switch/switch.hpp"
 #include "platform/sim/fabric_monitor.hpp"
 
@@ -21,14 +21,10 @@ class Network {
   struct Attachment { int sw = -1, port = -1; };          // where a node plugs in
   struct Trunk { int sw_a, port_a, sw_b, port_b; };       // switch-to-switch link
   // A node whose endpoint is built outside the fabric (a host with a NIC, platform/host): the
-  // network still creates its two links (n<j>.out, sw<i>.p<k>.out) and wires them to these
-  // ports instead of a TestEndpoint. It takes no test traffic and generates none.
-  struct ExternalNode {
-    std::function<void(LinkChannel*)> attach_output, attach_input;
-    ControlReceiver* output_control = nullptr;
-    FlitReceiver* input = nullptr;
-    const FlowControlConfig* input_fc = nullptr;
-  };
+  // network still creates its two links (n<j>.out, sw<i>.p<k>.out) and connects them to this
+  // port (its name is replaced by n<j>) instead of a TrafficEndpoint. It takes no test traffic and
+  // generates none.
+  using ExternalNode = LinkPort;
 
   Network(ParamValues& pv, std::uint64_t seed) : pv_(pv), seed_(seed) {}
   ~Network();
@@ -36,7 +32,7 @@ class Network {
   int add_switch(int ports);                  // returns switch index, named sw<i>
   int add_node(int sw, int port);             // returns node index, named n<j>
   void set_external(int node, ExternalNode ext);  // before build()
-  bool is_external(int node) const { return node < static_cast<int>(external_.size()) && external_[node].input; }
+  bool is_external(int node) const { return node < static_cast<int>(external_.size()) && external_[node].complete(); }
   void connect(int sw_a, int port_a, int sw_b, int port_b);
   // The work-conservation monitor (fabric_monitor.hpp) watches every link transmitter from
   // build() on. On by default (every test); `sanvp run` turns it on with --check only.
@@ -62,7 +58,7 @@ class Network {
   const std::vector<Trunk>& trunks() const { return trunks_; }
   int nodes() const { return static_cast<int>(attach_.size()); }
   Switch& sw(int i) { return *switches_.at(i); }
-  TestEndpoint& node(int i);                  // a test endpoint (throws for an external node)
+  TrafficEndpoint& node(int i);                  // a test endpoint (throws for an external node)
   PacketTable& packets() { return packets_; }
   const std::vector<std::unique_ptr<LinkChannel>>& channels() const { return channels_; }
   LinkChannel& node_out(int n) { return *node_out_.at(n); }
@@ -81,7 +77,7 @@ class Network {
   std::vector<Attachment> attach_;
   std::vector<Trunk> trunks_;
   std::vector<std::unique_ptr<Switch>> switches_;
-  std::vector<std::unique_ptr<TestEndpoint>> nodes_;  // null for external nodes
+  std::vector<std::unique_ptr<TrafficEndpoint>> nodes_;  // null for external nodes
   std::vector<ExternalNode> external_;
   std::vector<std::unique_ptr<LinkChannel>> channels_;
   std::vector<LinkChannel*> node_out_;

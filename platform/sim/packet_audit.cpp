@@ -4,7 +4,7 @@
 
 #include "hw/endpoint/packet.hpp"
 #include "hw/link/flit.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/sim/network.hpp"
 
 namespace sanvp {
@@ -65,7 +65,7 @@ void PacketAudit::finish_nics(Time now, std::vector<InFlight>& out) const {
 void audit_network(Network& net, Time now, PacketAudit& audit) {
   for (int n = 0; n < net.nodes(); ++n) {
     if (net.is_external(n)) continue;
-    TestEndpoint& e = net.node(n);
+    TrafficEndpoint& e = net.node(n);
     if (e.sending_packet() >= 0) audit.found(static_cast<std::uint32_t>(e.sending_packet()), fmt::format("n{} source (sending)", n));
     for (std::uint32_t p : e.queued_packets()) audit.found(p, fmt::format("n{} source queue", n));
     for (const auto& b : e.input_buffer().entries()) audit.found(b.flit.packet, fmt::format("n{}.in buffer", n));

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "hw/link/packet_ends.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp {
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <system_error>
 
-#include "platform/core/io.hpp"
+#include "hw/base/io.hpp"
 
 namespace sanvp {
 

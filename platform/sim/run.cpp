@@ -1,4 +1,4 @@
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 #include "platform/sim/run.hpp"
 
 #include <algorithm>
@@ -7,10 +7,10 @@
 #include <functional>
 #include <systemc>
 
-#include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
-#include "platform/core/log.hpp"
-#include "platform/core/trace.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
+#include "hw/base/log.hpp"
+#include "hw/base/trace.hpp"
 #include "platform/sim/hang_report.hpp"
 #include "platform/sim/packet_audit.hpp"
 #include "platform/sim/report.hpp"

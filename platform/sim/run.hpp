@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "platform/core/params.hpp"
+#include "hw/base/params.hpp"
 #include "platform/sim/network.hpp"
 #include "platform/sim/packet_audit.hpp"
 

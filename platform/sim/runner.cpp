@@ -2,7 +2,7 @@
 
 #include <systemc>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp {
 

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "platform/core/time.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp {
 

@@ -15,10 +15,10 @@
 #include <fcntl.h>
 
 #include "platform/cli/commands.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
 #include "platform/sim/report.hpp"
-#include "platform/core/time.hpp"
+#include "hw/base/time.hpp"
 #include "platform/sweep/sweep_plan.hpp"
 #include "platform/scenario/scenario.hpp"
 

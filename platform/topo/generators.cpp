@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 #include <set>
 
-#include "platform/core/error.hpp"
-#include "platform/core/params.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/rng.hpp"
 
 namespace sanvp {
 

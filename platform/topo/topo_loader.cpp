@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "platform/core/error.hpp"
-#include "platform/core/params.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/params.hpp"
 #include "platform/topo/generators.hpp"
 
 namespace sanvp {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <sstream>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/sim/network.hpp"
 
 namespace sanvp {

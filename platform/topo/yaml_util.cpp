@@ -5,10 +5,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
-#include "platform/core/params.hpp"
-#include "platform/core/utf8.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/utf8.hpp"
 
 namespace sanvp {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <yaml-cpp/yaml.h>
 
-#include "platform/core/time.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "hw/barrier/barrier_unit.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/rng.hpp"
 #include "tb/barrier/lockstep.hpp"
 
 namespace sanvp::barrier::tb {

@@ -8,7 +8,7 @@
 #include "hw/barrier/barrier_unit_tl.hpp"
 #include "hw/barrier/packet_assembler.hpp"
 #include "hw/barrier/wire_format.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 using namespace sanvp::barrier;
 

@@ -11,7 +11,7 @@
 #include "platform/barrier/flit_run.hpp"
 #include "platform/barrier/host_barrier.hpp"
 #include "platform/barrier/topo_graph.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/rng.hpp"
 #include "platform/sim/network.hpp"
 
 using namespace sanvp;

@@ -9,8 +9,8 @@
 #include "platform/barrier/functional_net.hpp"
 #include "platform/barrier/group_setup.hpp"
 #include "platform/barrier/paper_example.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/rng.hpp"
 
 using namespace sanvp::barrier;
 using sanvp::Time;

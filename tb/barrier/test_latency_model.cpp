@@ -11,8 +11,8 @@
 #include "platform/barrier/group_setup.hpp"
 #include "platform/barrier/latency_model.hpp"
 #include "platform/barrier/paper_example.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/params.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/params.hpp"
 
 using namespace sanvp::barrier;
 using sanvp::kNs;

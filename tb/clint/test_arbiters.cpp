@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "hw/clint/arbiter.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/rng.hpp"
 
 using namespace sanvp;
 using namespace sanvp::clint;

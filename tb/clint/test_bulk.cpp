@@ -7,7 +7,7 @@
 #include <systemc>
 
 #include "hw/clint/bulk_channel.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 using namespace sanvp;
 using namespace sanvp::clint;

@@ -6,7 +6,7 @@
 
 #include "hw/clint/bulk_channel.hpp"
 #include "hw/clint/host_interface.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 using namespace sanvp;
 using namespace sanvp::clint;

@@ -17,7 +17,7 @@
 #include "Vlcf_arbiter_4.h"
 #include "Vlcf_arbiter_8.h"
 #include "hw/clint/lcf_arbiter_sc.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/rng.hpp"
 
 using namespace sanvp;
 using namespace sanvp::clint;

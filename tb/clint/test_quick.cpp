@@ -7,8 +7,8 @@
 #include <systemc>
 
 #include "hw/clint/quick_channel.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/rng.hpp"
 
 using namespace sanvp;
 using namespace sanvp::clint;

@@ -2,7 +2,7 @@
 #pragma once
 #include <systemc>
 
-#include "platform/core/sim_time.hpp"
+#include "hw/base/sim_time.hpp"
 #include "platform/sim/network.hpp"
 
 namespace sanvp::test {

@@ -7,7 +7,7 @@
 
 #include "fabric_fixture.hpp"
 #include "hw/barrier/wire_format.hpp"
-#include "platform/core/rng.hpp"
+#include "hw/base/rng.hpp"
 #include "platform/sim/run.hpp"
 
 using namespace sanvp;

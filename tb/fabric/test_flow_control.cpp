@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "fabric_fixture.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 using namespace sanvp;
 using namespace sanvp::test;

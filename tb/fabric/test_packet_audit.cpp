@@ -9,7 +9,7 @@
 #include "hw/endpoint/packet.hpp"
 #include "hw/nic/memory_map.hpp"
 #include "hw/nic/send_dma.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/sim/packet_audit.hpp"
 
 using namespace sanvp;

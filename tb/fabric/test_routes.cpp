@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "fabric_fixture.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 using namespace sanvp;
 using namespace sanvp::test;

@@ -13,8 +13,8 @@
 #include "fabric_fixture.hpp"
 #include "hw/nic/send_dma.hpp"
 #include "hw/nic/memory_map.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/wakeup.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/wakeup.hpp"
 #include "platform/sim/fabric_monitor.hpp"
 #include "platform/sim/packet_audit.hpp"
 

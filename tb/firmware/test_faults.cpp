@@ -235,7 +235,7 @@ TEST_CASE("sanvp fw disasm of compiled code matches llvm-objdump word for word",
 
 TEST_CASE("DMI off and a tiny quantum change neither output nor simulated time", "[timing][dmi]") {
   const auto a = fw_run("profile_me", "--stats");
-  const auto b = fw_run("profile_me", "--stats --set nic.core.dmi=false --set nic.core.quantum=100ns");
+  const auto b = fw_run("profile_me", "--stats --set nic.core.dmi=false --set sim.quantum=100ns");
   REQUIRE(a.rc == 0);
   REQUIRE(b.rc == 0);
   CHECK(a.out == b.out);

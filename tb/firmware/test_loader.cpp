@@ -3,7 +3,7 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/fw/linker.hpp"
 #include "tb/firmware/run_util.hpp"
 

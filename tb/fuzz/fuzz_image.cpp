@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "hw/nic/iss/symbols.hpp"
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/fw/image.hpp"
 #include "tb/fuzz/fuzz_util.hpp"
 

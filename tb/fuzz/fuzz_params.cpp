@@ -1,4 +1,4 @@
-// libFuzzer target: `--set key=value` (platform/core/params.*): apply_sets, then what the models
+// libFuzzer target: `--set key=value` (hw/base/params.*): apply_sets, then what the models
 // do with the values -- every catalog parameter resolved with its declared type (class level and
 // for the instance a key names), the configuration readers of the fabric, NIC, PCI and host
 // (their range checks), the flow-control feasibility check, and the effective configuration.
@@ -6,13 +6,13 @@
 // Input: one --set item per line ("switch.rd=140ns", "sw0.p2.out.ld=30ns", ...).
 #include <sstream>
 
-#include "hw/endpoint/test_endpoint.hpp"
+#include "hw/endpoint/traffic_endpoint.hpp"
 #include "hw/nic/core.hpp"
 #include "hw/nic/oscillator.hpp"
 #include "hw/pci/pci_bus.hpp"
 #include "hw/switch/switch.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/params.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/params.hpp"
 #include "platform/host/host.hpp"
 
 namespace {

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "platform/core/error.hpp"
-#include "platform/core/params.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/params.hpp"
 #include "platform/scenario/scenario.hpp"
 #include "tb/fuzz/fuzz_util.hpp"
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/topo/deadlock.hpp"
 #include "platform/topo/routing.hpp"
 #include "platform/topo/topo_loader.hpp"

@@ -6,9 +6,9 @@
 #include <string>
 #include <unistd.h>
 
-#include "platform/core/error.hpp"
-#include "platform/core/params.hpp"
-#include "platform/core/utf8.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/params.hpp"
+#include "hw/base/utf8.hpp"
 #include "platform/scenario/scenario.hpp"
 #include "platform/topo/topo_loader.hpp"
 #include "platform/topo/yaml_util.hpp"

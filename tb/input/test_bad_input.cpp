@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "platform/core/error.hpp"
-#include "platform/core/io.hpp"
-#include "platform/core/params.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
+#include "hw/base/params.hpp"
 
 namespace fs = std::filesystem;
 

@@ -97,7 +97,7 @@ TEST_CASE("DMI off (all b_transport) gives the same time and result", "[core][ti
 
 TEST_CASE("a 1 ns quantum (sync every instruction) gives the same time", "[core][timing][quantum]") {
   ParamValues pv;
-  pv.set("nic.core.quantum", "1ns", "test");
+  pv.set("sim.quantum", "1ns", "test");
   pv.set("nic.core.clock", "50", "test");
   const auto r = run(pv, image_of(sanvp::test::assemble(kProgram)));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);

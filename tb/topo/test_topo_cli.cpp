@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace fs = std::filesystem;
 

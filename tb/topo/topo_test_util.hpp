@@ -3,7 +3,7 @@
 #include <string>
 #include <yaml-cpp/yaml.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/topo/generators.hpp"
 #include "platform/topo/topo_loader.hpp"
 

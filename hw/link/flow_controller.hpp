@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "hw/link/link.hpp"
-#include "platform/core/params.hpp"
+#include "hw/base/params.hpp"
 
 namespace sanvp {
 
@@ -88,7 +88,7 @@ class FlowController : public sc_core::sc_module {
   Time departures_at_ = kNever;  // instant of the latest departures
   int departures_now_ = 0;       // departures at that instant (arrivals count first)
   Stats stats_;
-  Tracer::Handle occ_sig_ = Tracer::kOff, stop_sig_ = Tracer::kOff;
+  TraceSignal occ_sig_, stop_sig_;
 };
 
 }  // namespace sanvp

@@ -1,8 +1,8 @@
-#include "hw/switch/flow_controller.hpp"
+#include "hw/link/flow_controller.hpp"
 
 #include <fmt/format.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 
 namespace sanvp {
 
@@ -54,8 +54,8 @@ FlowController::FlowController(sc_core::sc_module_name name, const FlowControlCo
 }
 
 void FlowController::declare_traces() {
-  occ_sig_ = Tracer::global().declare(name(), "occupancy", 16);
-  stop_sig_ = Tracer::global().declare(name(), "stop_sent", 1);
+  occ_sig_.declare(name(), "occupancy", 16);
+  stop_sig_.declare(name(), "stop_sent", 1);
 }
 
 int FlowController::occupancy(Time now) const {
@@ -75,7 +75,7 @@ void FlowController::push(const Flit& f, Time arrival) {
   buf_.push_back(Entry{arrival, f});
   // Only an arrival that can bring occupancy to ks (or past bl) needs examining at its instant;
   // traced buffers examine every arrival so the occupancy wave is exact.
-  if (static_cast<int>(buf_.size()) >= cfg_.ks || occ_sig_ != Tracer::kOff) schedule_check(arrival);
+  if (static_cast<int>(buf_.size()) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
   if (was_empty && on_head_) on_head_(arrival);
 }
 
@@ -87,7 +87,7 @@ void FlowController::check_proc() {
   if (occ > stats_.max_occupancy) stats_.max_occupancy = occ;
   if (occ > cfg_.bl)
     throw SimError(fmt::format("{}: slack buffer overflow at {}: occupancy {} > bl={}", name(), format_time(now), occ, cfg_.bl));
-  if (occ_sig_ != Tracer::kOff) Tracer::global().change(occ_sig_, now, static_cast<std::uint64_t>(occupancy(now)));
+  if (occ_sig_.on()) occ_sig_.change(now, static_cast<std::uint64_t>(occupancy(now)));  // a scan: only when traced
   if (!stop_sent_ && occ >= cfg_.ks) send_control(true, now, occ);
   if (!checks_.empty()) check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
 }
@@ -97,7 +97,7 @@ void FlowController::pop(Time now) {
   if (departures_at_ != now) { departures_at_ = now; departures_now_ = 0; }
   ++departures_now_;
   const int occ = occupancy(now);
-  if (occ_sig_ != Tracer::kOff) Tracer::global().change(occ_sig_, now, static_cast<std::uint64_t>(occ));
+  occ_sig_.change(now, static_cast<std::uint64_t>(occ));
   if (stop_sent_ && occ <= cfg_.kg) send_control(false, now, occ);
 }
 
@@ -105,7 +105,7 @@ void FlowController::send_control(bool stop, Time now, int occ) {
   stop_sent_ = stop;
   if (stop) ++stats_.stops; else ++stats_.gos;
   if (observer_) observer_(now, stop, occ);
-  if (stop_sig_ != Tracer::kOff) Tracer::global().change(stop_sig_, now, stop ? 1 : 0);
+  stop_sig_.change(now, stop ? 1 : 0);
   if (upstream_) upstream_->send_control(stop, now, 2 * cfg_.fc);
 }
 

@@ -1,11 +1,11 @@
-#include "hw/endpoint/test_endpoint.hpp"
+#include "hw/endpoint/traffic_endpoint.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
 
 #include "hw/barrier/wire_format.hpp"
-#include "platform/core/error.hpp"
-#include "platform/core/sim_time.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/sim_time.hpp"
 
 namespace sanvp {
 
@@ -56,7 +56,7 @@ double TrafficConfig::mean_payload() const {
   return sum / wsum;
 }
 
-TestEndpoint::TestEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, std::uint64_t seed,
+TrafficEndpoint::TrafficEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, std::uint64_t seed,
                            const FlowControlConfig& rx_fc)
     : sc_module(name), id_(id), table_(table), rng_(seed, std::string(this->name()) + ".traffic"), fc_("in", rx_fc) {
   fc_.set_head_listener([this](Time arrival) { drain_ev_.at(std::max(arrival, pause_end(arrival))); });
@@ -71,7 +71,18 @@ TestEndpoint::TestEndpoint(sc_core::sc_module_name name, int id, PacketTable& ta
   dont_initialize();
 }
 
-void TestEndpoint::attach_output(LinkChannel* ch) {
+LinkPort TrafficEndpoint::link_port() {
+  LinkPort lp;
+  lp.name = name();
+  lp.attach_output = [this](LinkChannel* ch) { attach_output(ch); };
+  lp.attach_input = [this](LinkChannel* ch) { attach_input(ch); };
+  lp.output_control = output_control();
+  lp.input = this;
+  lp.input_fc = &fc_.config();
+  return lp;
+}
+
+void TrafficEndpoint::attach_output(LinkChannel* ch) {
   tx_.attach(ch, [this](Time eff) { xmit_ev_.at(eff); });
   tx_.set_work([this]() -> LinkTransmitter::Work {  // for the work-conservation monitor
     if (cur_) return {out_.created, out_.id};
@@ -80,13 +91,13 @@ void TestEndpoint::attach_output(LinkChannel* ch) {
   });
 }
 
-std::uint32_t TestEndpoint::inject(int dst, std::uint32_t payload, Time when) {
+std::uint32_t TrafficEndpoint::inject(int dst, std::uint32_t payload, Time when) {
   if (dst < 0 || dst >= static_cast<int>(routes_.size()) || dst == id_)
     throw UserError(fmt::format("{}: no route to node {}", name(), dst));
   return inject_route(dst, routes_[dst], payload, when);
 }
 
-std::uint32_t TestEndpoint::inject_route(int dst, std::vector<std::uint8_t> route, std::uint32_t payload, Time when) {
+std::uint32_t TrafficEndpoint::inject_route(int dst, std::vector<std::uint8_t> route, std::uint32_t payload, Time when) {
   if (payload < static_cast<std::uint32_t>(kPayloadHeader))
     throw UserError(fmt::format("{}: payload {} below the {}-byte minimum", name(), payload, kPayloadHeader));
   if (when < now_ps()) throw UserError(fmt::format("{}: packet injected at {}, in the past", name(), format_time(when)));
@@ -105,14 +116,14 @@ std::uint32_t TestEndpoint::inject_route(int dst, std::vector<std::uint8_t> rout
   return id;
 }
 
-void TestEndpoint::start_traffic(const TrafficConfig& cfg, int nodes) {
+void TrafficEndpoint::start_traffic(const TrafficConfig& cfg, int nodes) {
   traffic_ = cfg;
   nodes_ = nodes;
   traffic_on_ = cfg.pattern != "none" && (cfg.targets.empty() ? nodes > 1 : cfg.targets.size() > 1);
   if (traffic_on_) gen_ev_.notify(delay_to(cfg.start));
 }
 
-int TestEndpoint::pick_destination() {
+int TrafficEndpoint::pick_destination() {
   if (traffic_.pattern == "permutation") return traffic_.permutation.at(static_cast<std::size_t>(id_));
   if (traffic_.pattern == "hotspot" && id_ != traffic_.hotspot && rng_.uniform01() < traffic_.hotspot_fraction)
     return traffic_.hotspot;
@@ -127,7 +138,7 @@ int TestEndpoint::pick_destination() {
   return dst;
 }
 
-std::uint32_t TestEndpoint::pick_payload() {
+std::uint32_t TrafficEndpoint::pick_payload() {
   if (traffic_.sizes.empty()) return static_cast<std::uint32_t>(traffic_.payload);
   double wsum = 0;
   for (auto [b, w] : traffic_.sizes) wsum += w;
@@ -139,7 +150,7 @@ std::uint32_t TestEndpoint::pick_payload() {
   return static_cast<std::uint32_t>(traffic_.sizes.back().first);
 }
 
-void TestEndpoint::generate() {
+void TrafficEndpoint::generate() {
   const Time now = now_ps();
   if (!traffic_on_ || now >= traffic_.stop) return;
   const int dst = pick_destination();
@@ -177,7 +188,7 @@ void TestEndpoint::generate() {
   gen_ev_.notify(sc_core::sc_time::from_value(g));
 }
 
-void TestEndpoint::inject_raw(std::vector<std::uint8_t> bytes, Time when) {
+void TrafficEndpoint::inject_raw(std::vector<std::uint8_t> bytes, Time when) {
   if (bytes.empty()) throw UserError(fmt::format("{}: empty raw packet", name()));
   if (when < now_ps()) throw UserError(fmt::format("{}: packet injected at {}, in the past", name(), format_time(when)));
   queue_.push_back(Outgoing{kNoPacket, {}, std::move(bytes), when});
@@ -185,11 +196,11 @@ void TestEndpoint::inject_raw(std::vector<std::uint8_t> bytes, Time when) {
   tx_.work_at(when);
 }
 
-std::uint32_t TestEndpoint::Outgoing::wire_len(const PacketTable& t) const {
+std::uint32_t TrafficEndpoint::Outgoing::wire_len(const PacketTable& t) const {
   return id == kNoPacket ? static_cast<std::uint32_t>(raw.size()) : t[id].wire_len();
 }
 
-std::uint8_t TestEndpoint::flit_byte(std::uint32_t j) {
+std::uint8_t TrafficEndpoint::flit_byte(std::uint32_t j) {
   if (out_.id == kNoPacket) return out_.raw[j];
   const PacketRecord& r = table_[out_.id];
   const std::uint32_t R = r.route_len;
@@ -202,7 +213,7 @@ std::uint8_t TestEndpoint::flit_byte(std::uint32_t j) {
   return crc_;
 }
 
-void TestEndpoint::transmit() {
+void TrafficEndpoint::transmit() {
   xmit_ev_.fired();
   const Time now = now_ps();
   // Lookahead: a STOP not received yet leaves its flow controller at `now` or later and acts
@@ -256,18 +267,18 @@ void TestEndpoint::transmit() {
   }
 }
 
-Time TestEndpoint::pause_end(Time t) const {
+Time TrafficEndpoint::pause_end(Time t) const {
   for (const auto& [a, b] : pauses_) if (t >= a && t < b) return b;
   return t;
 }
 
-void TestEndpoint::receive(const Flit& f, Time arrival) {
+void TrafficEndpoint::receive(const Flit& f, Time arrival) {
   // Fast path: an idle, unpaused sink consumes each flit as it arrives, costing no event.
   if (pauses_.empty()) { consume(f, arrival); return; }
   fc_.push(f, arrival);
 }
 
-void TestEndpoint::drain() {
+void TrafficEndpoint::drain() {
   drain_ev_.fired();
   const Time now = now_ps();
   if (fc_.empty()) return;
@@ -285,7 +296,7 @@ void TestEndpoint::drain() {
   if (!fc_.empty()) drain_ev_.at(now + cp);
 }
 
-void TestEndpoint::consume(const Flit& f, Time at) {
+void TrafficEndpoint::consume(const Flit& f, Time at) {
   if (raw_active_ || (f.head && barrier::is_barrier_lead(f.data))) {
     // A packet from the switch's barrier unit (message or register-write answer).
     if (f.head) { raw_active_ = true; raw_.clear(); }

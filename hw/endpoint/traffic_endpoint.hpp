@@ -1,4 +1,4 @@
-// TestEndpoint: a packet source and sink standing in for a NIC. The source injects worms at one
+// TrafficEndpoint: a packet source and sink standing in for a NIC. The source injects worms at one
 // flit per character period and obeys STOP/GO; the sink checks framing, CRC-8 and every payload
 // byte, and records delivery in the run's PacketTable. Traffic comes from explicit injections
 // (tests) or a generator (uniform, permutation or hotspot destinations; Poisson, periodic or bursty
@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "hw/endpoint/packet.hpp"
+#include "hw/link/link_port.hpp"
 #include "hw/link/packet_ends.hpp"
 #include "hw/link/transmitter.hpp"
-#include "hw/switch/flow_controller.hpp"
-#include "platform/core/rng.hpp"
-#include "platform/core/wakeup.hpp"
+#include "hw/link/flow_controller.hpp"
+#include "hw/base/rng.hpp"
+#include "hw/base/wakeup.hpp"
 
 namespace sanvp {
 
@@ -38,7 +39,7 @@ struct TrafficConfig {
   double mean_payload() const;
 };
 
-class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
+class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
  public:
   static inline const ParamRegistrar params{{
       {"traffic", "pattern", ParamType::String, "", "uniform", "destinations: uniform (random other node), permutation, hotspot or none"},
@@ -59,8 +60,8 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
     Time stalled_time = 0;  // time the source spent stopped with a flit ready
   };
 
-  SC_HAS_PROCESS(TestEndpoint);
-  TestEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, std::uint64_t seed,
+  SC_HAS_PROCESS(TrafficEndpoint);
+  TrafficEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, std::uint64_t seed,
                const FlowControlConfig& rx_fc);
 
   int id() const { return id_; }
@@ -68,6 +69,7 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   void attach_input(LinkChannel* ch) { fc_.set_upstream(ch); }
   ControlReceiver* output_control() { return &tx_; }
   FlowController& input_buffer() { return fc_; }
+  LinkPort link_port();  // named after the module, for connect() (hw/link/link_port.hpp)
 
   // Source routes to every destination node id (empty vector = unreachable/self).
   void set_routes(std::vector<std::vector<std::uint8_t>> routes) { routes_ = std::move(routes); }
@@ -136,7 +138,7 @@ class TestEndpoint : public sc_core::sc_module, public FlitReceiver {
   bool was_stopped_ = false;
   Time stop_began_ = 0;
   std::uint32_t next_seq_ = 0;
-  Wakeup xmit_ev_, drain_ev_;  // several causes each (platform/core/wakeup.hpp)
+  Wakeup xmit_ev_, drain_ev_;  // several causes each (hw/base/wakeup.hpp)
   sc_core::sc_event gen_ev_;   // one cause: the generator's own next arrival
   TrafficConfig traffic_;
   int nodes_ = 0;
