@@ -4,7 +4,7 @@
 #include <deque>
 #include <fmt/format.h>
 
-#include "hw/base/rng.hpp"
+#include "platform/core/rng.hpp"
 #include "platform/topo/deadlock.hpp"
 #include "platform/topo/routing.hpp"
 #include "tb/topo/topo_test_util.hpp"
@@ -31,6 +31,17 @@ std::vector<std::vector<int>> up_distances(const Topology& t, const UpDownTree& 
   return d;
 }
 }  // namespace
+
+// Ring of 4 switches, node i on port 0 of switch i; port 1 goes clockwise to port 2 of the next.
+const char* const kRing4 = R"(
+switches: 4
+nodes: ["0:0", "1:0", "2:0", "3:0"]
+links:
+  - {a: "0:1", b: "1:2"}
+  - {a: "1:1", b: "2:2"}
+  - {a: "2:1", b: "3:2"}
+  - {a: "3:1", b: "0:2"}
+)";
 
 TEST_CASE("up*/down* on 100 random irregular networks: legal, shortest legal, acyclic") {
   Rng pick(2026, "test.networks");
@@ -95,16 +106,7 @@ TEST_CASE("up*/down* on 100 random irregular networks: legal, shortest legal, ac
 }
 
 TEST_CASE("a hand-made cyclic route set is caught and its cycle printed") {
-  // Ring of 4 switches, node i on port 0 of switch i; port 1 goes clockwise to port 2 of the next.
-  Topology t = load_text(R"(
-switches: 4
-nodes: ["0:0", "1:0", "2:0", "3:0"]
-links:
-  - {a: "0:1", b: "1:2"}
-  - {a: "1:1", b: "2:2"}
-  - {a: "2:1", b: "3:2"}
-  - {a: "3:1", b: "0:2"}
-)");
+  Topology t = load_text(kRing4);
   RouteTable rt = updown_routes(t);
   REQUIRE(check_deadlock(t, rt).acyclic);
   // Every node sends two switches clockwise: n_i -> n_{i+2} through sw_{i+1}.
@@ -160,16 +162,8 @@ TEST_CASE("up*/down* on every generator family reaches every node and is deadloc
 }
 
 TEST_CASE("a configured root moves the up*/down* tree") {
-  // Ring of 4 switches 0-1-2-3-0 with root 2: levels from switch 2, and the routes change with it.
-  const std::string ring = R"(
-switches: 4
-nodes: ["0:0", "1:0", "2:0", "3:0"]
-links:
-  - {a: "0:1", b: "1:2"}
-  - {a: "1:1", b: "2:2"}
-  - {a: "2:1", b: "3:2"}
-  - {a: "3:1", b: "0:2"}
-)";
+  // The ring with root 2: levels from switch 2, and the routes change with it.
+  const std::string ring = kRing4;
   const Topology t0 = load_text(ring), t2 = load_text("root: 2\n" + ring);
   REQUIRE(updown_tree(t0).level == std::vector<int>{0, 1, 2, 1});
   const UpDownTree u = updown_tree(t2);

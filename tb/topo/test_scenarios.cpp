@@ -10,20 +10,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "hw/base/error.hpp"
+#include "platform/core/error.hpp"
 #include "platform/scenario/scenario.hpp"
 #include "tb/topo/scenario_test_util.hpp"
 
 using namespace sanvp;
+using namespace sanvp::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-using test::error_of;
-using test::run_file;
-using test::sanvp_bin;
-using test::source_dir;
-using test::write;
 
 std::string scenario_path(const std::string& name) { return source_dir() + "/platform/scenarios/" + name; }
 
