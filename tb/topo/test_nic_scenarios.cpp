@@ -8,7 +8,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/scenario/scenario.hpp"
 #include "tb/topo/scenario_test_util.hpp"
 

@@ -4,7 +4,7 @@
 #include <deque>
 #include <fmt/format.h>
 
-#include "platform/core/rng.hpp"
+#include "hw/base/rng.hpp"
 #include "platform/topo/deadlock.hpp"
 #include "platform/topo/routing.hpp"
 #include "tb/topo/topo_test_util.hpp"

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "platform/core/error.hpp"
+#include "hw/base/error.hpp"
 #include "platform/scenario/scenario.hpp"
 #include "tb/topo/scenario_test_util.hpp"
 
