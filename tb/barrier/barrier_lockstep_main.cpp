@@ -26,8 +26,8 @@ int sc_main(int argc, char* argv[]) {
   }
   namespace bt = sanvp::barrier::tb;
   const auto r = regs == 4 ? bt::run_lockstep_r4(o) : regs == 5 ? bt::run_lockstep_r5(o) : bt::run_lockstep_p16(o);
-  if (r.mismatch || !r.scoreboard_error.empty()) {
-    std::cerr << r.report << r.scoreboard_error << "\n";
+  if (!r.ok()) {
+    std::cerr << r.report;
     return 1;
   }
   std::cout << "barrier lockstep: seed " << o.seed << ", " << (o.chaos ? "chaos" : "protocol") << " mode, "

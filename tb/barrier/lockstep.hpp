@@ -7,30 +7,26 @@
 //             scoreboard checks every output and config response against the BTIN rules;
 //   chaos     unconstrained random messages and register writes over a small GID set, to reach
 //             every drop path (duplicates, busy, wrong port) in both models.
-// The first mismatch stops the run and is reported with the cycle, the inputs of that edge and
-// both models' outputs.
+// The harness (tb/rtl/lockstep.hpp) stops at the first mismatch or scoreboard failure and reports
+// the cycle, the differing outputs of both models and the stimulus of the last cycles.
 #pragma once
 #include <cstdint>
 #include <string>
 
+#include "tb/rtl/lockstep.hpp"
+
 namespace sanvp::barrier::tb {
 
-struct LockstepOptions {
-  std::uint64_t cycles = 100000;
-  std::uint64_t seed = 1;
+// cycles, seed, vcd, vcd_from, vcd_cycles, history: see sanvp::tb::LockstepOptions (the first
+// three edges are reset).
+struct LockstepOptions : sanvp::tb::LockstepOptions {
   bool chaos = false;
-  std::string vcd;                  // RTL waves (Verilator VCD); empty: none
-  std::uint64_t vcd_cycles = 20000; // waves cover the first vcd_cycles cycles
   std::uint64_t fault_at = ~std::uint64_t{0};  // golden model misreports from this cycle (checker self-test)
   int registers = 4;                // must match the Verilated NREGS
 };
 
-struct LockstepResult {
-  std::uint64_t cycles = 0;
-  bool mismatch = false;
-  std::uint64_t mismatch_cycle = 0;
-  std::string report;         // first mismatch or scoreboard failure, multi-line
-  std::string scoreboard_error;
+// cycles, mismatch, mismatch_cycle, report, error (scoreboard): see sanvp::tb::LockstepResult.
+struct LockstepResult : sanvp::tb::LockstepResult {
   // Coverage of the run (counted from the golden model / the environment).
   std::uint64_t messages_in = 0, messages_out = 0, reduces_out = 0, reduces_fired = 0, episodes = 0;
   std::uint64_t allocs_ok = 0, allocs_full = 0, releases = 0, config_errors = 0, drops = 0;

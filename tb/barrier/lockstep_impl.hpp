@@ -4,35 +4,21 @@
 
 #include <sstream>
 #include <systemc>
-#include <verilated.h>
-#include <verilated_vcd_sc.h>
 #include <vector>
 
 #include "hw/barrier/barrier_unit.hpp"
 #include "hw/base/rng.hpp"
 #include "tb/barrier/lockstep.hpp"
+#include "tb/rtl/lockstep.hpp"
 
 namespace sanvp::barrier::tb {
 
 // Everything one model shows at its outputs.
 template <int kPorts>
 struct OutputsT {
-  using Data = sc_dt::sc_bv<16 * kPorts>;
-  std::uint32_t out_valid = 0;
-  Data out_data;
+  std::uint32_t out_valid = 0, resp_code = 0, resp_reg = 0, busy = 0, drops = 0;
+  sc_dt::sc_bv<16 * kPorts> out_data;
   bool resp_valid = false;
-  std::uint32_t resp_code = 0, resp_reg = 0, busy = 0, drops = 0;
-  bool operator==(const OutputsT& o) const {
-    return out_valid == o.out_valid && out_data == o.out_data && resp_valid == o.resp_valid &&
-           resp_code == o.resp_code && resp_reg == o.resp_reg && busy == o.busy && drops == o.drops;
-  }
-  std::string str() const {
-    std::string s = fmt::format("out_valid={:02x} out_data=", out_valid);
-    for (int p = kPorts - 1; p >= 0; --p)
-      s += fmt::format("{:04x}{}", out_data.range(16 * p + 15, 16 * p).to_uint(), p ? "_" : "");
-    return s + fmt::format(" resp_valid={} resp_code={} resp_reg={} st_busy={:x} st_drops={}", resp_valid,
-                           resp_code, resp_reg, busy, drops);
-  }
 };
 
 template <int kPorts>
@@ -43,13 +29,6 @@ struct InputsT {
   Data in_data;
   bool cfg_valid = false;
   std::uint32_t cfg_op = 0, cfg_gid = 0, cfg_parent = 0, cfg_cmask = 0;
-  std::string str() const {
-    std::string s = fmt::format("rst_n={} in_valid={:02x} in_data=", rst_n, in_valid);
-    for (int p = kPorts - 1; p >= 0; --p)
-      s += fmt::format("{:04x}{}", in_data.range(16 * p + 15, 16 * p).to_uint(), p ? "_" : "");
-    return s + fmt::format(" out_ready={:02x} cfg_valid={} cfg_op={} cfg_gid={} cfg_parent={} cfg_cmask={:02x}",
-                           out_ready, cfg_valid, cfg_op, cfg_gid, cfg_parent, cfg_cmask);
-  }
 };
 
 // The barrier environment of protocol mode: groups of one switch, seen from its ports.
@@ -98,7 +77,7 @@ class ProtocolEnv {
   struct PendingCfg { int group; ConfigOp op; std::uint8_t gid; int parent; std::uint32_t cmask; ConfigStatus expect; };
 
   void fail(const std::string& what) {
-    if (error_.empty()) error_ = fmt::format("scoreboard at cycle {}: {}", cyc_, what);
+    if (error_.empty()) error_ = "scoreboard: " + what;
   }
   int find_gid(std::uint8_t gid) const {
     for (std::size_t i = 0; i < groups_.size(); ++i)
@@ -356,16 +335,16 @@ class ChaosEnv {
   Rng rng_;
 };
 
+// The bench: golden BarrierUnit and Verilated RTL on the same pins, under the lockstep harness.
 template <class Rtl, int kPorts>
-class LockstepTop : public sc_core::sc_module {
+class LockstepBench : public sc_core::sc_module {
  public:
   using Golden = BarrierUnit<kPorts>;
   using Data = sc_dt::sc_bv<16 * kPorts>;
   using Outputs = OutputsT<kPorts>;
   using Inputs = InputsT<kPorts>;
 
-  sc_core::sc_clock clk{"clk", 10, sc_core::SC_NS, 0.5, 5, sc_core::SC_NS, true};
-  sc_core::sc_signal<bool> rst_n{"rst_n"};
+  sanvp::tb::Lockstep ls;  // first: it sets up Verilator tracing before the RTL is built
   sc_core::sc_signal<std::uint32_t> in_valid{"in_valid"}, out_ready{"out_ready"};
   sc_core::sc_signal<Data> in_data{"in_data"};
   sc_core::sc_signal<bool> cfg_valid{"cfg_valid"};
@@ -375,84 +354,82 @@ class LockstepTop : public sc_core::sc_module {
     sc_core::sc_signal<Data> out_data;
     sc_core::sc_signal<bool> resp_valid;
     Outputs read() const {
-      Outputs o;
-      o.out_valid = out_valid.read();
-      o.out_data = out_data.read();
-      o.resp_valid = resp_valid.read();
-      o.resp_code = resp_code.read();
-      o.resp_reg = resp_reg.read();
-      o.busy = busy.read();
-      o.drops = drops.read();
-      return o;
+      return Outputs{out_valid.read(), resp_code.read(), resp_reg.read(), busy.read(), drops.read(),
+                     out_data.read(), resp_valid.read()};
+    }
+    template <class M>
+    void bind(M& m) {
+      m.out_valid(out_valid); m.out_data(out_data); m.cfg_resp_valid(resp_valid); m.cfg_resp_code(resp_code);
+      m.cfg_resp_reg(resp_reg); m.st_busy(busy); m.st_drops(drops);
     }
   } gold_out, rtl_out;
 
   Golden golden;
   Rtl rtl;
 
-  SC_HAS_PROCESS(LockstepTop);
-  LockstepTop(sc_core::sc_module_name name, const LockstepOptions& opt, LockstepResult& res)
-      : sc_core::sc_module(name), golden("golden", opt.registers), rtl("rtl"), opt_(opt), res_(res),
-        protocol_(opt.seed, opt.registers, res), chaos_(opt.seed) {
+  LockstepBench(sc_core::sc_module_name name, const LockstepOptions& opt, LockstepResult& res)
+      : sc_core::sc_module(name), ls("ls", harness_options(opt)), golden("golden", opt.registers), rtl("rtl"),
+        opt_(opt), res_(res), protocol_(ls.options().seed, opt.registers, res), chaos_(ls.options().seed) {
     bind(golden);
     bind(rtl);
-    golden.out_valid(gold_out.out_valid); golden.out_data(gold_out.out_data);
-    golden.cfg_resp_valid(gold_out.resp_valid); golden.cfg_resp_code(gold_out.resp_code);
-    golden.cfg_resp_reg(gold_out.resp_reg); golden.st_busy(gold_out.busy); golden.st_drops(gold_out.drops);
-    rtl.out_valid(rtl_out.out_valid); rtl.out_data(rtl_out.out_data);
-    rtl.cfg_resp_valid(rtl_out.resp_valid); rtl.cfg_resp_code(rtl_out.resp_code);
-    rtl.cfg_resp_reg(rtl_out.resp_reg); rtl.st_busy(rtl_out.busy); rtl.st_drops(rtl_out.drops);
+    gold_out.bind(golden);
+    rtl_out.bind(rtl);
     golden.inject_fault_at(opt.fault_at);
-    SC_METHOD(on_negedge);
-    sensitive << clk.negedge_event();
-    dont_initialize();
+    ls.attach_rtl(rtl);
+    ls.input("in_valid", in_valid);
+    ls.input("in_data", in_data);
+    ls.input("out_ready", out_ready);
+    ls.input("cfg_valid", cfg_valid);
+    ls.input("cfg_op", cfg_op);
+    ls.input("cfg_gid", cfg_gid);
+    ls.input("cfg_parent", cfg_parent);
+    ls.input("cfg_cmask", cfg_cmask);
+    ls.output("out_valid", rtl_out.out_valid, gold_out.out_valid);
+    ls.output("out_data", rtl_out.out_data, gold_out.out_data);
+    ls.output("cfg_resp_valid", rtl_out.resp_valid, gold_out.resp_valid);
+    ls.output("cfg_resp_code", rtl_out.resp_code, gold_out.resp_code);
+    ls.output("cfg_resp_reg", rtl_out.resp_reg, gold_out.resp_reg);
+    ls.output("st_busy", rtl_out.busy, gold_out.busy);
+    ls.output("st_drops", rtl_out.drops, gold_out.drops);
+    ls.on_edge([this] { on_edge(); });
+    ls.drive([this] { drive(); });
   }
 
  private:
+  static sanvp::tb::LockstepOptions harness_options(const LockstepOptions& opt) {
+    sanvp::tb::LockstepOptions o = opt;
+    o.reset_cycles = 3;
+    return o;
+  }
   template <class M>
   void bind(M& m) {
-    m.clk(clk); m.rst_n(rst_n); m.in_valid(in_valid); m.in_data(in_data); m.out_ready(out_ready);
+    m.clk(ls.clk); m.rst_n(ls.rst_n); m.in_valid(in_valid); m.in_data(in_data); m.out_ready(out_ready);
     m.cfg_valid(cfg_valid); m.cfg_op(cfg_op); m.cfg_gid(cfg_gid); m.cfg_parent(cfg_parent); m.cfg_cmask(cfg_cmask);
   }
 
-  // Between edges: compare what both models show after the last edge, then drive the next edge.
-  void on_negedge() {
-    // cycle_ = rising edges so far (the first one, at 5 ns, comes before the first negedge).
-    ++cycle_;
-    const Outputs g = gold_out.read(), r = rtl_out.read();
-    if (!(g == r)) {
-      res_.mismatch = true;
-      res_.mismatch_cycle = cycle_;
-      res_.report = fmt::format(
-          "lockstep mismatch at cycle {} (seed {}, {} mode)\n  inputs : {}\n  golden : {}\n  rtl    : {}\n",
-          cycle_, opt_.seed, opt_.chaos ? "chaos" : "protocol", applied_.str(), g.str(), r.str());
-      sc_core::sc_stop();
-      return;
-    }
-    res_.cycles = cycle_;
-    res_.drops = g.drops;
-    for (int p = 0; p < kPorts; ++p) {  // messages that left at this edge
+  // Both models agree after this edge: count what left the unit at it.
+  void on_edge() {
+    now_ = gold_out.read();
+    res_.drops = now_.drops;
+    for (int p = 0; p < kPorts; ++p) {
       if (!applied_.rst_n || !(last_out_.out_valid >> p & 1u) || !(applied_.out_ready >> p & 1u)) continue;
       ++res_.messages_out;
       const auto raw = static_cast<std::uint16_t>(last_out_.out_data.range(16 * p + 15, 16 * p).to_uint());
       if (BarrierMessage::decode(raw).type == MsgType::Reduce) ++res_.reduces_out;
     }
-    if (cycle_ >= opt_.cycles) { sc_core::sc_stop(); return; }
+  }
+
+  void drive() {
+    const std::uint64_t cycle = ls.cycle();
     Inputs next;
-    if (cycle_ < 3) {
-      next.rst_n = false;  // reset during the first three edges
-    } else if (opt_.chaos) {
-      chaos_.step(cycle_, next);
+    if (opt_.chaos) {
+      chaos_.step(cycle, next);
       for (int p = 0; p < kPorts; ++p) res_.messages_in += next.in_valid >> p & 1u;
     } else {
-      protocol_.step(cycle_, applied_, last_out_, g, next);
-      if (!protocol_.error().empty()) {
-        res_.scoreboard_error = protocol_.error();
-        sc_core::sc_stop();
-        return;
-      }
+      protocol_.step(cycle, applied_, last_out_, now_, next);
+      if (!protocol_.error().empty()) return ls.fail(protocol_.error());
     }
-    rst_n.write(next.rst_n);
+    ls.rst_n.write(next.rst_n);
     in_valid.write(next.in_valid);
     in_data.write(next.in_data);
     out_ready.write(next.out_ready);
@@ -462,34 +439,25 @@ class LockstepTop : public sc_core::sc_module {
     cfg_parent.write(next.cfg_parent);
     cfg_cmask.write(next.cfg_cmask);
     applied_ = next;
-    last_out_ = g;
+    last_out_ = now_;
   }
 
   LockstepOptions opt_;
   LockstepResult& res_;
   ProtocolEnv<kPorts> protocol_;
   ChaosEnv<kPorts> chaos_;
-  std::uint64_t cycle_ = 0;
   Inputs applied_;
-  Outputs last_out_;
+  Outputs last_out_, now_;
 };
 
 template <class Rtl, int kPorts>
-LockstepResult run_lockstep(const LockstepOptions& opt) {
+LockstepResult run_lockstep(const LockstepOptions& opt, int registers) {
+  LockstepOptions o = opt;
+  o.registers = registers;
   LockstepResult res;
-  Verilated::traceEverOn(!opt.vcd.empty());
-  LockstepTop<Rtl, kPorts> top("lockstep", opt, res);
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  if (!opt.vcd.empty()) {
-    // The kernel keeps a pointer to a trace file until the process ends: never delete it.
-    auto* vcd = new VerilatedVcdSc();
-    top.rtl.trace(vcd, 99);
-    vcd->open(opt.vcd.c_str());
-    const std::uint64_t window = std::min(opt.vcd_cycles, opt.cycles + 1);
-    sc_core::sc_start(sc_core::sc_time(static_cast<double>(window) * 10.0, sc_core::SC_NS));
-    vcd->close();
-  }
-  if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_start();
+  LockstepBench<Rtl, kPorts> top("lockstep", o, res);
+  static_cast<sanvp::tb::LockstepResult&>(res) = top.ls.run();
+  if (!res.ok()) res.report = fmt::format("{} mode, NPORTS={} NREGS={}: ", o.chaos ? "chaos" : "protocol", kPorts, registers) + res.report;
   res.reduces_fired = top.golden.core().fired();
   for (int i = 0; i < kDropReasons; ++i) res.drop_reasons[i] = top.golden.core().drops(static_cast<DropReason>(i));
   return res;

@@ -1,7 +1,6 @@
 // RTL <-> SystemC lockstep equivalence of the barrier unit (>= 1 million compared cycles in
 // total across the cases below), plus a self-test proving the checker catches a divergence.
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 
@@ -11,12 +10,7 @@ using namespace sanvp::barrier::tb;
 
 namespace {
 
-void require_clean(const LockstepResult& r, std::uint64_t cycles) {
-  INFO(r.report << r.scoreboard_error);
-  REQUIRE_FALSE(r.mismatch);
-  REQUIRE(r.scoreboard_error.empty());
-  REQUIRE(r.cycles == cycles);
-}
+using Runner = LockstepResult (*)(const LockstepOptions&);
 
 void print(const char* what, const LockstepOptions& o, const LockstepResult& r) {
   std::cout << what << ": seed " << o.seed << ", " << r.cycles << " cycles identical; messages in "
@@ -28,6 +22,29 @@ void print(const char* what, const LockstepOptions& o, const LockstepResult& r) 
   std::cout << "\n";
 }
 
+// Runs one mode with one seed: every cycle identical, the scoreboard clean.
+LockstepResult run_clean(const char* what, Runner run, LockstepOptions o) {
+  const auto r = run(o);
+  print(what, o, r);
+  INFO(r.report);
+  REQUIRE(r.ok());
+  REQUIRE(r.cycles == o.cycles);
+  return r;
+}
+LockstepResult run_clean(const char* what, Runner run, std::uint64_t cycles, std::uint64_t seed, bool chaos) {
+  LockstepOptions o;
+  o.cycles = cycles;
+  o.seed = seed;
+  o.chaos = chaos;
+  return run_clean(what, run, o);
+}
+
+// Chaos mode reaches every drop path, in both models.
+void check_chaos_coverage(const LockstepResult& r) {
+  CHECK(r.reduces_out > 1000);
+  for (int i = 0; i < 6; ++i) CHECK(r.drop_reasons[i] > 0);
+}
+
 }  // namespace
 
 TEST_CASE("lockstep protocol mode, NREGS=4: 1.5M cycles identical, scoreboard clean, VCD written") {
@@ -36,9 +53,7 @@ TEST_CASE("lockstep protocol mode, NREGS=4: 1.5M cycles identical, scoreboard cl
   o.seed = 1;
   o.vcd = "barrier_unit_lockstep.vcd";
   o.vcd_cycles = 10000;
-  const auto r = run_lockstep_r4(o);
-  print("protocol r4", o, r);
-  require_clean(r, o.cycles);
+  const auto r = run_clean("protocol r4", run_lockstep_r4, o);
   // The run must have exercised what it claims to verify.
   CHECK(r.episodes > 1000);
   CHECK(r.allocs_ok > 100);
@@ -57,41 +72,20 @@ TEST_CASE("lockstep protocol mode, NREGS=4: 1.5M cycles identical, scoreboard cl
 }
 
 TEST_CASE("lockstep protocol mode, NREGS=5: 1M cycles identical, scoreboard clean") {
-  LockstepOptions o;
-  o.cycles = 1000000;
-  o.seed = 2;
-  const auto r = run_lockstep_r5(o);
-  print("protocol r5", o, r);
-  require_clean(r, o.cycles);
+  const auto r = run_clean("protocol r5", run_lockstep_r5, 1000000, 2, false);
   CHECK(r.episodes > 1000);
   CHECK(r.allocs_full > 10);
 }
 
 TEST_CASE("lockstep chaos mode, NREGS=4: 500k cycles of unconstrained stimulus identical") {
-  LockstepOptions o;
-  o.cycles = 500000;
-  o.seed = 3;
-  o.chaos = true;
-  const auto r = run_lockstep_r4(o);
-  print("chaos r4", o, r);
-  require_clean(r, o.cycles);
-  CHECK(r.reduces_out > 1000);
-  for (int i = 0; i < 6; ++i) CHECK(r.drop_reasons[i] > 0);  // every drop path, in both models
+  check_chaos_coverage(run_clean("chaos r4", run_lockstep_r4, 500000, 3, true));
 }
 
 TEST_CASE("lockstep chaos mode, NREGS=5: 500k cycles of unconstrained stimulus identical") {
-  LockstepOptions o;
-  o.cycles = 500000;
-  o.seed = 4;
-  o.chaos = true;
-  const auto r = run_lockstep_r5(o);
-  print("chaos r5", o, r);
-  require_clean(r, o.cycles);
-  CHECK(r.reduces_out > 1000);
-  for (int i = 0; i < 6; ++i) CHECK(r.drop_reasons[i] > 0);  // every drop path, in both models
+  check_chaos_coverage(run_clean("chaos r5", run_lockstep_r5, 500000, 4, true));
 }
 
-TEST_CASE("lockstep checker reports the first divergence with cycle, inputs and both outputs") {
+TEST_CASE("lockstep checker reports the first divergence with cycle, outputs and stimulus history") {
   LockstepOptions o;
   o.cycles = 5000;
   o.seed = 1;
@@ -99,33 +93,23 @@ TEST_CASE("lockstep checker reports the first divergence with cycle, inputs and 
   const auto r = run_lockstep_r4(o);
   REQUIRE(r.mismatch);
   CHECK(r.mismatch_cycle == 1234);
-  CHECK(r.report.find("cycle 1234") != std::string::npos);
-  CHECK(r.report.find("inputs :") != std::string::npos);
-  CHECK(r.report.find("golden :") != std::string::npos);
-  CHECK(r.report.find("rtl    :") != std::string::npos);
+  CHECK(r.report.find("lockstep mismatch at cycle 1234 (seed 1)") != std::string::npos);
+  CHECK(r.report.find("  X ") != std::string::npos);     // the differing output, with both values
+  CHECK(r.report.find("  rtl   ") != std::string::npos);
+  CHECK(r.report.find("  model ") != std::string::npos);
+  CHECK(r.report.find("stimulus of the last 8 cycles") != std::string::npos);
+  CHECK(r.report.find("cycle     1227: rst_n=1 in_valid=") != std::string::npos);
+  CHECK(r.report.find("cycle     1234: rst_n=1 in_valid=") != std::string::npos);
   std::cout << r.report;
 }
 
 TEST_CASE("lockstep protocol mode, NPORTS=16, NREGS=6: 400k cycles identical, scoreboard clean") {
-  LockstepOptions o;
-  o.cycles = 400000;
-  o.seed = 5;
-  const auto r = run_lockstep_p16(o);
-  print("protocol p16", o, r);
-  require_clean(r, o.cycles);
+  const auto r = run_clean("protocol p16", run_lockstep_p16, 400000, 5, false);
   CHECK(r.episodes > 1000);
   CHECK(r.allocs_full > 10);
   CHECK(r.releases > 100);
 }
 
 TEST_CASE("lockstep NPORTS=16, NREGS=6 chaos: 300k cycles identical") {
-  LockstepOptions o;
-  o.cycles = 300000;
-  o.seed = 6;
-  o.chaos = true;
-  const auto r = run_lockstep_p16(o);
-  print("chaos p16", o, r);
-  require_clean(r, o.cycles);
-  CHECK(r.reduces_out > 1000);
-  for (int i = 0; i < 6; ++i) CHECK(r.drop_reasons[i] > 0);
+  check_chaos_coverage(run_clean("chaos p16", run_lockstep_p16, 300000, 6, true));
 }

@@ -1,61 +1,65 @@
-// RTL <-> SystemC lockstep: the Verilated hw/rtl/lcf_arbiter.sv and the SystemC LcfArbiterSc
-// see the same clock, reset, arb strobe and random request matrices; their grants must be
-// identical after every clock edge. Stimulus mixes densities, adversarial shapes (full matrix,
-// one hot column, one hot row, permutations), persistent requests that stay until granted (the
-// bulk scheduler's real pattern, which exercises the starvation path), arb-idle cycles and
-// mid-run resets. A mismatch prints the cycle, the request matrix and both grant sets.
+// RTL <-> SystemC lockstep under the harness of tb/rtl/lockstep.hpp: the Verilated
+// hw/rtl/lcf_arbiter.sv and the SystemC LcfArbiterSc see the same clock, reset, arb strobe and
+// random request matrices; their grants must be identical after every clock edge, and the RTL's
+// grants must be a valid matching of the requests. Stimulus mixes densities, adversarial shapes
+// (full matrix, one hot column, one hot row, permutations), persistent requests that stay until
+// granted (the bulk scheduler's real pattern, which exercises the starvation path), arb-idle
+// cycles and mid-run resets. The first failure reports the cycle, both grant sets and the stimulus
+// of the last cycles.
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <fmt/format.h>
 #include <memory>
 #include <string>
 #include <systemc>
-#include <verilated.h>
-#include <verilated_vcd_sc.h>
 
 #include "Vlcf_arbiter_16.h"
 #include "Vlcf_arbiter_4.h"
 #include "Vlcf_arbiter_8.h"
-#include "hw/clint/lcf_arbiter_sc.hpp"
 #include "hw/base/rng.hpp"
+#include "hw/clint/lcf_arbiter_sc.hpp"
+#include "tb/rtl/lockstep.hpp"
 
 using namespace sanvp;
 using namespace sanvp::clint;
 
 namespace {
 
-long env_long(const char* name, long def) {
-  const char* v = std::getenv(name);
-  return v ? std::strtol(v, nullptr, 10) : def;
-}
-
 template <int N, class Rtl>
-struct Lockstep : sc_core::sc_module {
+struct Bench : sc_core::sc_module {
   using Bv = sc_dt::sc_bv<N * N>;
-  sc_core::sc_clock clk{"clk", 10, sc_core::SC_NS};
-  sc_core::sc_signal<bool> rst_n{"rst_n"}, arb{"arb"};
+  tb::Lockstep ls;  // first: it sets up Verilator tracing before the RTL is built
+  sc_core::sc_signal<bool> arb{"arb"};
   sc_core::sc_signal<Bv> req{"req"}, gnt_rtl{"gnt_rtl"}, gnt_sc{"gnt_sc"};
   Rtl rtl{"rtl"};
   LcfArbiterSc<N> model{"model"};
-  long cycles;
   Rng rng;
-  long mismatches = 0, compared = 0, granted_pairs = 0;
-  std::string first_report;
+  long granted_pairs = 0;
+  // The stimulus applied at the last edge.
+  bool driven = false, do_arb = false, do_reset = false;
+  long stimuli = 0;
+  RequestMatrix m{N}, prev{N};
+  Grants last = Grants(N, -1);
 
-  SC_HAS_PROCESS(Lockstep);
-  Lockstep(sc_core::sc_module_name nm, long cycles_, std::uint64_t seed)
-      : sc_core::sc_module(nm), cycles(cycles_), rng(seed, fmt::format("lockstep{}", N)) {
-    rtl.clk(clk);
-    rtl.rst_n(rst_n);
+  Bench(sc_core::sc_module_name nm, const tb::LockstepOptions& opt)
+      : sc_core::sc_module(nm), ls("ls", opt), rng(ls.options().seed, fmt::format("lockstep{}", N)) {
+    rtl.clk(ls.clk);
+    rtl.rst_n(ls.rst_n);
     rtl.arb(arb);
     rtl.req(req);
     rtl.gnt(gnt_rtl);
-    model.clk(clk);
-    model.rst_n(rst_n);
+    model.clk(ls.clk);
+    model.rst_n(ls.rst_n);
     model.arb(arb);
     model.req(req);
     model.gnt(gnt_sc);
-    SC_THREAD(drive);
+    ls.attach_rtl(rtl);
+    ls.input("arb", arb);
+    ls.input("req", req);
+    ls.output("gnt", gnt_rtl, gnt_sc, tb::Lockstep::Format<Bv>([](const Bv& g) {
+      return tb::lockstep_format(g) + " [" + grants_to_string(LcfArbiterSc<N>::unpack_grants(g)) + "]";
+    }));
+    ls.on_edge([this] { check(); });
+    ls.drive([this] { drive(); });
   }
 
   RequestMatrix stimulus(long cycle, const RequestMatrix& prev, const Grants& last_grants) {
@@ -109,41 +113,31 @@ struct Lockstep : sc_core::sc_module {
     return v;
   }
 
-  void drive() {
-    RequestMatrix prev(N);
-    Grants last(N, -1);
-    rst_n.write(false);
-    arb.write(false);
-    wait(clk.negedge_event());
-    rst_n.write(true);
-    for (long c = 0; c < cycles; ++c) {
-      RequestMatrix m = stimulus(c, prev, last);
-      bool do_arb = rng.below(16) != 0;
-      bool do_reset = rng.below(20000) == 0;
-      req.write(pack(m));
-      arb.write(do_arb);
-      rst_n.write(!do_reset);
-      wait(clk.negedge_event());
-      const Bv r = gnt_rtl.read(), s = gnt_sc.read();
-      ++compared;
-      Grants gr = LcfArbiterSc<N>::unpack_grants(r);
-      if (r != s || (do_arb && !do_reset && !check_matching(m, gr).empty())) {
-        if (++mismatches <= 5)
-          first_report += fmt::format(
-              "cycle {} (N={}, arb={}, reset={}): request matrix (row = initiator, col = target)\n{}"
-              "RTL grants:     {} [{}]\nSystemC grants: {} [{}]\nmatching check of RTL: {}\n",
-              c, N, do_arb, do_reset, m.to_string(), grants_to_string(gr), r.to_string(),
-              grants_to_string(LcfArbiterSc<N>::unpack_grants(s)), s.to_string(), check_matching(m, gr));
-      }
-      if (do_arb && !do_reset) {
-        last = gr;
-        granted_pairs += matching_size(gr);
-      } else {
-        last.assign(N, -1);
-      }
-      prev = m;
+  // RTL and model agree after this edge: the RTL's grants must also be a matching of the requests.
+  void check() {
+    if (!driven) return;
+    const Grants gr = LcfArbiterSc<N>::unpack_grants(gnt_rtl.read());
+    if (do_arb && !do_reset) {
+      const std::string bad = check_matching(m, gr);
+      if (!bad.empty())
+        return ls.fail(fmt::format("RTL grants {} are no matching of the requests (row = initiator, col = "
+                                   "target):\n{}{}", grants_to_string(gr), m.to_string(), bad));
+      last = gr;
+      granted_pairs += matching_size(gr);
+    } else {
+      last.assign(N, -1);
     }
-    sc_core::sc_stop();
+    prev = m;
+  }
+
+  void drive() {
+    m = stimulus(stimuli++, prev, last);
+    do_arb = rng.below(16) != 0;
+    do_reset = rng.below(20000) == 0;
+    req.write(pack(m));
+    arb.write(do_arb);
+    ls.rst_n.write(!do_reset);
+    driven = true;
   }
 };
 
@@ -155,38 +149,32 @@ constexpr long kCycleDivisor = 10;
 constexpr long kCycleDivisor = 1;
 #endif
 
+constexpr std::uint64_t kResetCycles = 1;
+
 template <int N, class Rtl>
-void run_lockstep(long default_cycles) {
-  long cycles = env_long("SANVP_LOCKSTEP_CYCLES", default_cycles / kCycleDivisor);
-  if (kCycleDivisor != 1) fmt::print("lockstep: sanitizer build, {} cycles instead of {}\n", cycles, default_cycles);
-  long vcd_cycles = env_long("SANVP_LOCKSTEP_VCD_CYCLES", 5000);
-  std::uint64_t seed = static_cast<std::uint64_t>(env_long("SANVP_SEED", 1));
-  Verilated::traceEverOn(true);
-  auto tb = std::make_unique<Lockstep<N, Rtl>>("tb", cycles, seed);
-  std::unique_ptr<VerilatedVcdSc> vcd;
-  std::string vcd_path = fmt::format("lcf_arbiter_n{}.vcd", N);
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborate before attaching the trace
-  if (vcd_cycles > 0) {
-    vcd = std::make_unique<VerilatedVcdSc>();
-    tb->rtl.trace(vcd.get(), 99);
-    vcd->open(vcd_path.c_str());
-    sc_core::sc_start(sc_core::sc_time(10.0 * static_cast<double>(std::min(vcd_cycles, cycles) + 1), sc_core::SC_NS));
-    vcd->close();
-  }
-  if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_start();
-  tb->rtl.final();
-  fmt::print("lockstep N={} seed={}: {} cycles compared, {} mismatches, {} pairs granted, VCD {} ({} cycles)\n", N,
-             seed, tb->compared, tb->mismatches, tb->granted_pairs, vcd_path, std::min(vcd_cycles, cycles));
-  INFO(tb->first_report);
-  CHECK(tb->compared == cycles);
-  CHECK(tb->granted_pairs > cycles / 2);
-  REQUIRE(tb->mismatches == 0);
+void run_lockstep(std::uint64_t stimulus_cycles) {
+  tb::LockstepOptions o;
+  o.reset_cycles = kResetCycles;
+  o.cycles = kResetCycles + stimulus_cycles / kCycleDivisor;
+  if (kCycleDivisor != 1) fmt::print("lockstep: sanitizer build, {} cycles instead of {}\n", o.cycles, stimulus_cycles);
+  o.vcd = fmt::format("lcf_arbiter_n{}.vcd", N);
+  o.vcd_cycles = 5000;
+  auto bench = std::make_unique<Bench<N, Rtl>>("tb", o);
+  const tb::LockstepResult r = bench->ls.run();
+  const tb::LockstepOptions& opt = bench->ls.options();
+  fmt::print("lockstep N={} seed={}: {} cycles compared, {} pairs granted, VCD {} (cycles {}..{})\n", N, opt.seed,
+             r.cycles, bench->granted_pairs, opt.vcd, opt.vcd_from, opt.vcd_from + opt.vcd_cycles);
+  INFO(r.report);
+  REQUIRE(r.ok());
+  CHECK(r.cycles == opt.cycles);
+  CHECK(bench->granted_pairs > static_cast<long>(opt.cycles / 2));
 }
 
 }  // namespace
 
-// 1,000,000 compared cycles for every size (the N=16 model takes ~45 s of it in Release).
-constexpr long kLockstepCycles = 1000000;
+// 1,000,000 cycles of stimulus for every size, each compared (the N=16 model takes ~45 s of it
+// in Release), after one reset edge.
+constexpr std::uint64_t kLockstepCycles = 1000000;
 TEST_CASE("LCF RTL and SystemC grant identically every cycle for N=4", "[lockstep]") {
   run_lockstep<4, Vlcf_arbiter_4>(kLockstepCycles);
 }
