@@ -10,6 +10,7 @@
 #include "platform/cli/commands.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
+#include "hw/base/sim_time.hpp"
 #include "platform/fw/fw_platform.hpp"
 
 namespace sanvp::fw {
@@ -86,7 +87,7 @@ int run_fw() {
     const bool running = r.outcome == nic::LanaiCore::Outcome::kRunning;
     const std::uint64_t insns = running ? plat.core->state().instret : r.instructions;
     const std::uint64_t cycles = running ? plat.core->state().cycles : r.cycles;
-    const Time end = running ? static_cast<Time>(sc_core::sc_time_stamp().value()) : r.end_time;
+    const Time end = running ? now_ps() : r.end_time;
     fmt::print(stderr, "firmware: {} instructions, {} cycles, {} simulated, {:.1f} MIPS host\n", insns, cycles, format_time(end),
                wall > 0 ? static_cast<double>(insns) / wall / 1e6 : 0.0);
   }

@@ -18,6 +18,14 @@ nic::LanaiCore::Program program_of(const Image& image) {
   return p;
 }
 
+const Segment* load_segments(nic::Sram& sram, const Image& image) {
+  for (const auto& s : image.segments) {
+    if (std::uint64_t{s.addr} + s.size > sram.size()) return &s;
+    if (!s.zero) sram.write(s.addr, s.data.data(), s.size);
+  }
+  return nullptr;
+}
+
 FwPlatform::FwPlatform(sc_core::sc_module_name name, ParamValues& pv, const Image& image, std::ostream* console)
     : sc_module(name), bus("bus") {
   const std::string path = this->name();
@@ -28,11 +36,8 @@ FwPlatform::FwPlatform(sc_core::sc_module_name name, ParamValues& pv, const Imag
     throw UserError(fmt::format("image was linked for 0x{:x} bytes of SRAM (its stack starts at the top) but nic.sram.size is 0x{:x}",
                                 image.sram_size, size));
   sram = std::make_unique<nic::Sram>("sram", static_cast<std::uint32_t>(size));
-  for (const auto& s : image.segments) {
-    if (std::uint64_t{s.addr} + s.size > static_cast<std::uint64_t>(size))
-      throw UserError(fmt::format("image segment 0x{:x}+0x{:x} does not fit the SRAM (0x{:x} bytes)", s.addr, s.size, size));
-    if (!s.zero) sram->write(s.addr, s.data.data(), s.size);
-  }
+  if (const Segment* s = load_segments(*sram, image))
+    throw UserError(fmt::format("image segment 0x{:x}+0x{:x} does not fit the SRAM (0x{:x} bytes)", s->addr, s->size, size));
   sys = std::make_unique<nic::SysRegs>("sys", pv.time(path + ".sys", "nic.sys", "latency"));
   core = std::make_unique<nic::LanaiCore>("core", nic::LanaiCore::Config::from_params(pv, path + ".core"), program_of(image));
   sram->set_dmi_allowed(core->config().dmi);

@@ -32,4 +32,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> parse_pc_filter(const std::
 
 nic::LanaiCore::Program program_of(const Image& image);
 
+// Copies the image's segments into `sram` in order (zero-fill segments are left as the SRAM
+// is); returns the first segment that does not fit it, copying nothing from there on, or nullptr.
+const Segment* load_segments(nic::Sram& sram, const Image& image);
+
 }  // namespace sanvp::fw

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "hw/base/error.hpp"
+#include "platform/fw/fw_platform.hpp"
 
 namespace sanvp::nic {
 
@@ -10,11 +11,8 @@ void load_image(Nic& nic, const fw::Image& image) {
   if (image.sram_size > nic.sram().size())
     throw UserError(fmt::format("{}: image was linked for 0x{:x} bytes of SRAM but the NIC has 0x{:x} (nic.sram_bytes)", nic.name(),
                                 image.sram_size, nic.sram().size()));
-  for (const auto& s : image.segments) {
-    if (std::uint64_t{s.addr} + s.size > nic.sram().size())
-      throw UserError(fmt::format("{}: image segment 0x{:x}+0x{:x} does not fit the SRAM", nic.name(), s.addr, s.size));
-    if (!s.zero) nic.sram().write(s.addr, s.data.data(), s.size);
-  }
+  if (const fw::Segment* s = fw::load_segments(nic.sram(), image))
+    throw UserError(fmt::format("{}: image segment 0x{:x}+0x{:x} does not fit the SRAM", nic.name(), s->addr, s->size));
 }
 
 }  // namespace sanvp::nic
