@@ -112,12 +112,9 @@ void FunctionalBtinNet::handle_at_switch(GroupState& gs, int sw, int port, std::
   }
 }
 
-std::vector<FunctionalBtinNet::Result> FunctionalBtinNet::run(const std::vector<const GroupPlan*>& groups,
-                                                              const std::vector<std::map<NodeAddr, Time>>& arrival,
-                                                              std::uint64_t seed) {
-  std::vector<Event> heap;
-  queue_ = &heap;
-  seq_rng_ = seed;
+// Each group's state, and every non-root member's first REDUCE on its way.
+std::vector<FunctionalBtinNet::GroupState> FunctionalBtinNet::start_groups(const std::vector<const GroupPlan*>& groups,
+                                                                           const std::vector<std::map<NodeAddr, Time>>& arrival) {
   std::vector<GroupState> st;
   for (std::size_t i = 0; i < groups.size(); ++i) {
     if (!deployments_.count(groups[i]->gid)) throw UserError(fmt::format("functional BTIN: group {} not created", groups[i]->gid));
@@ -139,50 +136,52 @@ std::vector<FunctionalBtinNet::Result> FunctionalBtinNet::run(const std::vector<
       push(gs.arrival[m] + p_.t_s + p_.t_r + p_.t_p, 0, gs.index, m.sw, m.port, raw);
     }
   }
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-    const Event e = heap.back();
-    heap.pop_back();
-    GroupState& gs = st[static_cast<std::size_t>(e.group)];
-    const BarrierMessage m = BarrierMessage::decode(e.raw);
-    if (e.kind == 0) {
-      handle_at_switch(gs, e.sw, e.port, e.raw, e.t);
-    } else if (e.kind == 2) {
-      BarrierCore& soft = *memory_.at({gs.plan->gid, e.sw});
-      ++gs.res.software_messages;
-      if (auto why = soft.arrive(e.port, e.raw))
-        throw SimError(fmt::format("functional BTIN: node-memory register of switch {} dropped {:04x} ({})", e.sw, e.raw, to_string(*why)));
-      soft.fire();
-      Time t = e.t;
-      for (int q = 0; q < g_.ports(); ++q) {
-        while (auto out = soft.offer(q)) {
-          soft.take(q);
-          t += p_.t_s;  // one software start-up per message sent back
-          ++gs.res.links;
-          emit(gs, e.sw, q, out->encode(), t + p_.t_r + p_.t_p + p_.t_r);
-        }
-      }
-    } else {
-      const NodeAddr n{e.sw, e.port};
-      if (!std::binary_search(gs.plan->members.begin(), gs.plan->members.end(), n))
-        throw SimError(fmt::format("functional BTIN: group {} message reached non-member {}", gs.plan->gid, to_string(n)));
-      if (m.type == MsgType::Reduce) {
-        if (!(n == gs.plan->root_node) || gs.notified)
-          throw SimError(fmt::format("functional BTIN: unexpected REDUCE at {}", to_string(n)));
-        gs.notified = true;
-        gs.res.root_notified = e.t;
-        const Time go = std::max(e.t, gs.arrival[n]) + p_.t_s + p_.t_r;
-        ++gs.res.links;
-        push(go + p_.t_p, 0, gs.index, n.sw, n.port, BarrierMessage{MsgType::Distribute, gs.plan->gid, 2}.encode());
-      } else {
-        if (n == gs.plan->root_node || gs.res.released.count(n))
-          throw SimError(fmt::format("functional BTIN: member {} released twice", to_string(n)));
-        if (e.t < gs.last_arrival) throw SimError("functional BTIN: released before the last member arrived");
-        gs.res.released[n] = e.t;
-      }
+  return st;
+}
+
+// A message for a switch's node-memory register: handled by software, one start-up per message
+// sent back.
+void FunctionalBtinNet::handle_in_software(GroupState& gs, const Event& e) {
+  BarrierCore& soft = *memory_.at({gs.plan->gid, e.sw});
+  ++gs.res.software_messages;
+  if (auto why = soft.arrive(e.port, e.raw))
+    throw SimError(fmt::format("functional BTIN: node-memory register of switch {} dropped {:04x} ({})", e.sw, e.raw, to_string(*why)));
+  soft.fire();
+  Time t = e.t;
+  for (int q = 0; q < g_.ports(); ++q) {
+    while (auto out = soft.offer(q)) {
+      soft.take(q);
+      t += p_.t_s;
+      ++gs.res.links;
+      emit(gs, e.sw, q, out->encode(), t + p_.t_r + p_.t_p + p_.t_r);
     }
   }
-  queue_ = nullptr;
+}
+
+// A message reaching a member node: the root's REDUCE starts the DISTRIBUTE, a DISTRIBUTE
+// releases its member.
+void FunctionalBtinNet::handle_at_node(GroupState& gs, const Event& e) {
+  const BarrierMessage m = BarrierMessage::decode(e.raw);
+  const NodeAddr n{e.sw, e.port};
+  if (!std::binary_search(gs.plan->members.begin(), gs.plan->members.end(), n))
+    throw SimError(fmt::format("functional BTIN: group {} message reached non-member {}", gs.plan->gid, to_string(n)));
+  if (m.type == MsgType::Reduce) {
+    if (!(n == gs.plan->root_node) || gs.notified)
+      throw SimError(fmt::format("functional BTIN: unexpected REDUCE at {}", to_string(n)));
+    gs.notified = true;
+    gs.res.root_notified = e.t;
+    const Time go = std::max(e.t, gs.arrival[n]) + p_.t_s + p_.t_r;
+    ++gs.res.links;
+    push(go + p_.t_p, 0, gs.index, n.sw, n.port, BarrierMessage{MsgType::Distribute, gs.plan->gid, 2}.encode());
+    return;
+  }
+  if (n == gs.plan->root_node || gs.res.released.count(n))
+    throw SimError(fmt::format("functional BTIN: member {} released twice", to_string(n)));
+  if (e.t < gs.last_arrival) throw SimError("functional BTIN: released before the last member arrived");
+  gs.res.released[n] = e.t;
+}
+
+std::vector<FunctionalBtinNet::Result> FunctionalBtinNet::results(std::vector<GroupState>& st) {
   std::vector<Result> out;
   for (auto& gs : st) {
     if (!gs.notified) throw SimError(fmt::format("functional BTIN: group {} never reached its root node", gs.plan->gid));
@@ -195,6 +194,26 @@ std::vector<FunctionalBtinNet::Result> FunctionalBtinNet::run(const std::vector<
     out.push_back(gs.res);
   }
   return out;
+}
+
+std::vector<FunctionalBtinNet::Result> FunctionalBtinNet::run(const std::vector<const GroupPlan*>& groups,
+                                                              const std::vector<std::map<NodeAddr, Time>>& arrival,
+                                                              std::uint64_t seed) {
+  std::vector<Event> heap;
+  queue_ = &heap;
+  seq_rng_ = seed;
+  std::vector<GroupState> st = start_groups(groups, arrival);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    const Event e = heap.back();
+    heap.pop_back();
+    GroupState& gs = st[static_cast<std::size_t>(e.group)];
+    if (e.kind == 0) handle_at_switch(gs, e.sw, e.port, e.raw, e.t);
+    else if (e.kind == 2) handle_in_software(gs, e);
+    else handle_at_node(gs, e);
+  }
+  queue_ = nullptr;
+  return results(st);
 }
 
 }  // namespace sanvp::barrier

@@ -52,6 +52,10 @@ class FunctionalBtinNet {
   void emit(GroupState& gs, int sw, int port, std::uint16_t raw, Time t);
   void handle_at_switch(GroupState& gs, int sw, int port, std::uint16_t raw, Time t);
   void push(Time t, int kind, int group, int sw, int port, std::uint16_t raw);
+  std::vector<GroupState> start_groups(const std::vector<const GroupPlan*>& groups, const std::vector<std::map<NodeAddr, Time>>& arrival);
+  void handle_in_software(GroupState& gs, const Event& e);
+  void handle_at_node(GroupState& gs, const Event& e);
+  std::vector<Result> results(std::vector<GroupState>& st);
 
   const SwitchGraph& g_;
   LatencyParams p_;

@@ -183,8 +183,116 @@ std::optional<AppError> check_apps(const std::vector<AppSpec>& apps, const std::
   return std::nullopt;
 }
 
-void run_host_app(const AppSpec& spec, const std::vector<AppSpec>& apps, MsgDriver& d, AppBoard& board, AppResult& r) {
+namespace {
+
+// pingpong PEER SIZE ITERATIONS: the lower node id sends first and measures half round trips.
+void run_pingpong(const Parsed& p, std::uint32_t me, bool ping, MsgDriver& d, AppResult& r) {
   Host& h = d.host();
+  const std::uint64_t sbuf = h.alloc(p.size), rbuf = h.alloc(p.size);
+  for (std::uint32_t i = 0; i < p.n; ++i) {
+    fill(h, sbuf, me, p.size, i);  // the send buffer is ours again: the previous send completed
+    d.post_recv(rbuf, p.size);
+    if (ping) {
+      r.phase = fmt::format("round trip {} of {}: waiting for the answer from n{}", i + 1, p.n, p.peer);
+      const Time t0 = now_ps();
+      d.send(static_cast<std::uint32_t>(p.peer), sbuf, p.size, i);
+      ++r.sent;
+      r.bytes_sent += p.size;
+      const auto c = d.wait_for(msg::kCqRecv);
+      r.latency.push_back((now_ps() - t0) / 2);
+      check(h, r, c, rbuf, p.size, static_cast<std::uint32_t>(p.peer), i);
+      d.wait_for(msg::kCqSent);
+    } else {
+      r.phase = fmt::format("round trip {} of {}: waiting for n{}'s message", i + 1, p.n, p.peer);
+      const auto c = d.wait_for(msg::kCqRecv);
+      check(h, r, c, rbuf, p.size, static_cast<std::uint32_t>(p.peer), i);
+      d.send(static_cast<std::uint32_t>(p.peer), sbuf, p.size, i);
+      ++r.sent;
+      r.bytes_sent += p.size;
+      d.wait_for(msg::kCqSent);
+    }
+  }
+}
+
+// stream PEER SIZE COUNT: a ring of send buffers, one per message the send queue can hold (plus
+// one): a buffer is refilled only after its message's sent completion (sent completions come in
+// order).
+void run_stream(const Parsed& p, std::uint32_t me, MsgDriver& d, AppBoard& board, AppResult& r) {
+  Host& h = d.host();
+  const std::uint32_t nbuf = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.n, msg::kSqEntries + 1));
+  std::vector<std::uint64_t> sbuf;
+  for (std::uint32_t k = 0; k < nbuf; ++k) sbuf.push_back(h.alloc(p.size));
+  auto& posted = board.posted.at(me);
+  std::uint32_t completed = 0;
+  for (std::uint32_t i = 0; i < p.n; ++i) {
+    if (i >= nbuf) {
+      r.phase = fmt::format("waiting for send completion {} of {}", completed + 1, p.n);
+      d.wait_for(msg::kCqSent);
+      ++completed;
+    }
+    r.phase = fmt::format("posting message {} of {} to n{}", i + 1, p.n, p.peer);
+    fill(h, sbuf[i % nbuf], me, p.size, i);
+    posted.push_back(now_ps());
+    d.send(static_cast<std::uint32_t>(p.peer), sbuf[i % nbuf], p.size, i);
+    ++r.sent;
+    r.bytes_sent += p.size;
+  }
+  for (; completed < p.n; ++completed) {
+    r.phase = fmt::format("waiting for send completion {} of {}", completed + 1, p.n);
+    d.wait_for(msg::kCqSent);
+  }
+}
+
+// sink: receives every stream sent to it. Expected: per sender, its size and count; messages of
+// one sender arrive in order.
+void run_sink(const AppSpec& spec, const std::vector<AppSpec>& apps, MsgDriver& d, AppBoard& board, AppResult& r) {
+  Host& h = d.host();
+  std::map<std::uint32_t, Parsed> from;
+  std::uint64_t total = 0;
+  std::uint32_t cap = 0;
+  for (const auto& a : apps)
+    if (a.app == "stream" && parse(a).peer == spec.node) {
+      from[static_cast<std::uint32_t>(a.node)] = parse(a);
+      total += parse(a).n;
+      cap = std::max(cap, parse(a).size);
+    }
+  std::map<std::uint32_t, std::uint32_t> next;  // next tag per sender
+  const std::uint32_t nbuf = static_cast<std::uint32_t>(std::min<std::uint64_t>(total, msg::kRqEntries));
+  // The firmware takes posted buffers in post order when a message's first fragment arrives,
+  // but messages from different senders complete in any order and a completion does not name
+  // its buffer: the buffer is the outstanding one that holds exactly this message (every
+  // message's content is unique). None holding it = a bad message.
+  std::deque<std::uint64_t> outstanding;  // in post order
+  for (std::uint32_t k = 0; k < nbuf; ++k) { outstanding.push_back(h.alloc(cap)); d.post_recv(outstanding.back(), cap); }
+  for (std::uint64_t k = 0; k < total; ++k) {
+    r.phase = fmt::format("waiting for message {} of {}", k + 1, total);
+    const auto c = d.wait_for(msg::kCqRecv);
+    const auto it = from.find(c.peer);
+    std::size_t which = 0;  // the oldest, when no buffer matches (its bytes name the damage)
+    if (it == from.end()) {
+      ++r.received;
+      r.bytes_received += c.length;
+      fail(r, fmt::format("{}: message tag {} of {} bytes from n{}, which streams nothing here", h.name(), c.tag, c.length, c.peer));
+    } else {
+      const std::uint32_t tag = next[c.peer]++;
+      const std::uint32_t size = it->second.size;
+      if (c.length == size && c.tag == tag)
+        for (std::size_t j = 0; j < outstanding.size(); ++j)
+          if (first_mismatch(h, outstanding[j], c.peer, size, tag) == size) { which = j; break; }
+      if (check(h, r, c, outstanding[which], size, c.peer, tag)) {
+        const auto& posted = board.posted.at(c.peer);
+        if (tag < posted.size()) r.latency.push_back(c.seen - posted[tag]);
+      }
+    }
+    const std::uint64_t b = outstanding[which];
+    outstanding.erase(outstanding.begin() + static_cast<std::ptrdiff_t>(which));
+    if (k + nbuf < total) { d.post_recv(b, cap); outstanding.push_back(b); }
+  }
+}
+
+}  // namespace
+
+void run_host_app(const AppSpec& spec, const std::vector<AppSpec>& apps, MsgDriver& d, AppBoard& board, AppResult& r) {
   const std::uint32_t me = static_cast<std::uint32_t>(spec.node);
   r.started = now_ps();
   if (spec.app == "idle") {
@@ -196,101 +304,9 @@ void run_host_app(const AppSpec& spec, const std::vector<AppSpec>& apps, MsgDriv
   r.phase = "opening the driver";
   d.open();
   const Parsed p = parse(spec);
-  if (spec.app == "pingpong") {
-    const bool ping = spec.node < p.peer;
-    const std::uint64_t sbuf = h.alloc(p.size), rbuf = h.alloc(p.size);
-    for (std::uint32_t i = 0; i < p.n; ++i) {
-      fill(h, sbuf, me, p.size, i);  // the send buffer is ours again: the previous send completed
-      d.post_recv(rbuf, p.size);
-      if (ping) {
-        r.phase = fmt::format("round trip {} of {}: waiting for the answer from n{}", i + 1, p.n, p.peer);
-        const Time t0 = now_ps();
-        d.send(static_cast<std::uint32_t>(p.peer), sbuf, p.size, i);
-        ++r.sent;
-        r.bytes_sent += p.size;
-        const auto c = d.wait_for(msg::kCqRecv);
-        r.latency.push_back((now_ps() - t0) / 2);
-        check(h, r, c, rbuf, p.size, static_cast<std::uint32_t>(p.peer), i);
-        d.wait_for(msg::kCqSent);
-      } else {
-        r.phase = fmt::format("round trip {} of {}: waiting for n{}'s message", i + 1, p.n, p.peer);
-        const auto c = d.wait_for(msg::kCqRecv);
-        check(h, r, c, rbuf, p.size, static_cast<std::uint32_t>(p.peer), i);
-        d.send(static_cast<std::uint32_t>(p.peer), sbuf, p.size, i);
-        ++r.sent;
-        r.bytes_sent += p.size;
-        d.wait_for(msg::kCqSent);
-      }
-    }
-  } else if (spec.app == "stream") {
-    // A ring of send buffers, one per message the send queue can hold (plus one): a buffer is
-    // refilled only after its message's sent completion (sent completions come in order).
-    const std::uint32_t nbuf = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.n, msg::kSqEntries + 1));
-    std::vector<std::uint64_t> sbuf;
-    for (std::uint32_t k = 0; k < nbuf; ++k) sbuf.push_back(h.alloc(p.size));
-    auto& posted = board.posted.at(me);
-    std::uint32_t completed = 0;
-    for (std::uint32_t i = 0; i < p.n; ++i) {
-      if (i >= nbuf) {
-        r.phase = fmt::format("waiting for send completion {} of {}", completed + 1, p.n);
-        d.wait_for(msg::kCqSent);
-        ++completed;
-      }
-      r.phase = fmt::format("posting message {} of {} to n{}", i + 1, p.n, p.peer);
-      fill(h, sbuf[i % nbuf], me, p.size, i);
-      posted.push_back(now_ps());
-      d.send(static_cast<std::uint32_t>(p.peer), sbuf[i % nbuf], p.size, i);
-      ++r.sent;
-      r.bytes_sent += p.size;
-    }
-    for (; completed < p.n; ++completed) {
-      r.phase = fmt::format("waiting for send completion {} of {}", completed + 1, p.n);
-      d.wait_for(msg::kCqSent);
-    }
-  } else if (spec.app == "sink") {
-    // Expected: per sender, its size and count; messages of one sender arrive in order.
-    std::map<std::uint32_t, Parsed> from;
-    std::uint64_t total = 0;
-    std::uint32_t cap = 0;
-    for (const auto& a : apps)
-      if (a.app == "stream" && parse(a).peer == spec.node) {
-        from[static_cast<std::uint32_t>(a.node)] = parse(a);
-        total += parse(a).n;
-        cap = std::max(cap, parse(a).size);
-      }
-    std::map<std::uint32_t, std::uint32_t> next;  // next tag per sender
-    const std::uint32_t nbuf = static_cast<std::uint32_t>(std::min<std::uint64_t>(total, msg::kRqEntries));
-    // The firmware takes posted buffers in post order when a message's first fragment arrives,
-    // but messages from different senders complete in any order and a completion does not name
-    // its buffer: the buffer is the outstanding one that holds exactly this message (every
-    // message's content is unique). None holding it = a bad message.
-    std::deque<std::uint64_t> outstanding;  // in post order
-    for (std::uint32_t k = 0; k < nbuf; ++k) { outstanding.push_back(h.alloc(cap)); d.post_recv(outstanding.back(), cap); }
-    for (std::uint64_t k = 0; k < total; ++k) {
-      r.phase = fmt::format("waiting for message {} of {}", k + 1, total);
-      const auto c = d.wait_for(msg::kCqRecv);
-      const auto it = from.find(c.peer);
-      std::size_t which = 0;  // the oldest, when no buffer matches (its bytes name the damage)
-      if (it == from.end()) {
-        ++r.received;
-        r.bytes_received += c.length;
-        fail(r, fmt::format("{}: message tag {} of {} bytes from n{}, which streams nothing here", h.name(), c.tag, c.length, c.peer));
-      } else {
-        const std::uint32_t tag = next[c.peer]++;
-        const std::uint32_t size = it->second.size;
-        if (c.length == size && c.tag == tag)
-          for (std::size_t j = 0; j < outstanding.size(); ++j)
-            if (first_mismatch(h, outstanding[j], c.peer, size, tag) == size) { which = j; break; }
-        if (check(h, r, c, outstanding[which], size, c.peer, tag)) {
-          const auto& posted = board.posted.at(c.peer);
-          if (tag < posted.size()) r.latency.push_back(c.seen - posted[tag]);
-        }
-      }
-      const std::uint64_t b = outstanding[which];
-      outstanding.erase(outstanding.begin() + static_cast<std::ptrdiff_t>(which));
-      if (k + nbuf < total) { d.post_recv(b, cap); outstanding.push_back(b); }
-    }
-  }
+  if (spec.app == "pingpong") run_pingpong(p, me, spec.node < p.peer, d, r);
+  else if (spec.app == "stream") run_stream(p, me, d, board, r);
+  else if (spec.app == "sink") run_sink(spec, apps, d, board, r);
   r.phase = "finished";
   r.done = true;
   r.finished = now_ps();

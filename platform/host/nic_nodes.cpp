@@ -11,6 +11,7 @@
 #include "platform/fw/fw_platform.hpp"
 #include "platform/host/nic_network.hpp"
 #include "platform/nic/route_table.hpp"
+#include "platform/sim/report.hpp"
 
 namespace sanvp::host {
 
@@ -18,21 +19,8 @@ namespace {
 
 
 nlohmann::json latency_json(std::vector<Time> v) {
-  nlohmann::json j{{"count", v.size()}};
-  if (v.empty()) return j;
   std::sort(v.begin(), v.end());
-  long double sum = 0;
-  for (Time t : v) sum += static_cast<long double>(t);
-  auto pct = [&](double p) {  // nearest rank
-    const std::size_t rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
-    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
-  };
-  j["mean_ps"] = static_cast<double>(sum / v.size());
-  j["min_ps"] = v.front();
-  j["p50_ps"] = pct(50);
-  j["p99_ps"] = pct(99);
-  j["max_ps"] = v.back();
-  return j;
+  return latency_summary(v);
 }
 
 class NicNodes : public RunAgents {

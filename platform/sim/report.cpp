@@ -1,5 +1,7 @@
 #include "platform/sim/report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <system_error>
@@ -47,6 +49,24 @@ void Report::fail(int code) {
   // Bad input (2) is the more useful verdict for a script than a failed simulation (3).
   if (exit_code_ == kExitUserError) return;
   exit_code_ = code;
+}
+
+nlohmann::json latency_summary(const std::vector<Time>& v) {
+  nlohmann::json j;
+  j["count"] = v.size();
+  if (v.empty()) return j;
+  long double sum = 0;
+  for (Time t : v) sum += static_cast<long double>(t);
+  auto pct = [&](double p) {  // nearest-rank percentile
+    const std::size_t rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
+    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+  };
+  j["mean_ps"] = static_cast<double>(sum / v.size());
+  j["min_ps"] = v.front();
+  j["p50_ps"] = pct(50);
+  j["p99_ps"] = pct(99);
+  j["max_ps"] = v.back();
+  return j;
 }
 
 }  // namespace sanvp

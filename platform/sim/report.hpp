@@ -14,8 +14,10 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "hw/base/error.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp {
 
@@ -53,5 +55,9 @@ class Report {
   nlohmann::json doc_ = nlohmann::json::object();
   int exit_code_ = 0;
 };
+
+// A latency summary for reports: count, mean, min, p50, p99 (nearest rank) and max, in ps, of
+// `sorted` (ascending); just the count when it is empty.
+nlohmann::json latency_summary(const std::vector<Time>& sorted);
 
 }  // namespace sanvp

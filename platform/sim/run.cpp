@@ -21,22 +21,11 @@ namespace sanvp {
 namespace {
 
 
+// The latency summary (sim/report.hpp) with a histogram.
 nlohmann::json latency_stats(std::vector<Time> v) {
-  nlohmann::json j;
-  j["count"] = v.size();
-  if (v.empty()) return j;
   std::sort(v.begin(), v.end());
-  long double sum = 0;
-  for (Time t : v) sum += static_cast<long double>(t);
-  auto pct = [&](double p) {  // nearest-rank percentile
-    std::size_t rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
-    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
-  };
-  j["mean_ps"] = static_cast<double>(sum / v.size());
-  j["min_ps"] = v.front();
-  j["p50_ps"] = pct(50);
-  j["p99_ps"] = pct(99);
-  j["max_ps"] = v.back();
+  nlohmann::json j = latency_summary(v);
+  if (v.empty()) return j;
   // Histogram in power-of-two buckets of nanoseconds: [2^k ns, 2^(k+1) ns); bucket 0 also holds
   // everything below 1 ns. Wide-range latencies (contention tails) stay readable.
   auto bucket = [](Time t) { int k = 0; for (Time ns = t / kNs; ns > 1; ns >>= 1) ++k; return k; };
