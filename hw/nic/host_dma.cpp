@@ -19,27 +19,20 @@ void HostDma::declare_traces() {
   len_sig_.declare(name(), "length", 32);
 }
 
-bool HostDma::reg_read(std::uint32_t off, std::uint32_t& v) {
-  switch (off) {
-    case r::kHdmaRing: v = ring_; return true;
-    case r::kHdmaSize: v = size_; return true;
-    case r::kHdmaHead: v = head_; return true;
-    case r::kHdmaTail: v = tail_; return true;
-    case r::kHdmaStatus: v = (busy_ ? 1u : 0u) | (static_cast<std::uint32_t>(stats_.errors & 0xFFFF) << 16); return true;
-    default: return false;
-  }
-}
+const RegisterMap<HostDma> HostDma::kRegisters{"hdma", map::kNicRegBase, {
+    {r::kHdmaRing, "HDMA_RING", Access::RW, 0, "SRAM address of the descriptor ring (16-byte aligned: low bits ignored)",
+     [](HostDma& m) { return m.ring_; }, [](HostDma& m, std::uint32_t v) { m.ring_ = v & ~15u; }},
+    {r::kHdmaSize, "HDMA_SIZE", Access::RW, 0, "ring entries (0 = no ring; larger than 4096 means 4096)",
+     [](HostDma& m) { return m.size_; }, [](HostDma& m, std::uint32_t v) { m.size_ = std::min<std::uint32_t>(v, 4096); }},
+    {r::kHdmaHead, "HDMA_HEAD", Access::RW, 0, "producer index (firmware), mod 2^32; a write starts the engine",
+     [](HostDma& m) { return m.head_; }, [](HostDma& m, std::uint32_t v) { m.head_ = v; m.kick_.notify(sc_core::SC_ZERO_TIME); }},
+    {r::kHdmaTail, "HDMA_TAIL", Access::R, 0, "descriptors completed (engine), mod 2^32",
+     [](HostDma& m) { return m.tail_; }},
+    {r::kHdmaStatus, "HDMA_STATUS", Access::R, 0, "bit 0 busy; bits 31..16 descriptors that failed (mod 2^16)",
+     [](HostDma& m) { return (m.busy_ ? 1u : 0u) | (static_cast<std::uint32_t>(m.stats_.errors & 0xFFFF) << 16); }},
+}};
 
-bool HostDma::reg_write(std::uint32_t off, std::uint32_t v) {
-  switch (off) {
-    case r::kHdmaRing: ring_ = v & ~15u; return true;
-    case r::kHdmaSize: size_ = std::min<std::uint32_t>(v, 4096); return true;
-    case r::kHdmaHead: head_ = v; kick_.notify(sc_core::SC_ZERO_TIME); return true;
-    case r::kHdmaTail:
-    case r::kHdmaStatus: return true;  // read-only
-    default: return false;
-  }
-}
+nlohmann::json HostDma::stats_json() const { return {{"hdma_descriptors", stats_.descriptors}}; }
 
 void HostDma::run() {
   while (true) {

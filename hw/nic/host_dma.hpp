@@ -12,12 +12,13 @@
 
 #include "hw/nic/irq.hpp"
 #include "hw/nic/nic_regs.hpp"
+#include "hw/nic/register.hpp"
 #include "hw/nic/sram.hpp"
 #include "hw/pci/pci_bus.hpp"
 
 namespace sanvp::nic {
 
-class HostDma : public sc_core::sc_module, public RegisterWindow {
+class HostDma : public sc_core::sc_module {
  public:
   static inline const ParamRegistrar params{{
       {"nic.hdma", "setup", ParamType::Time, "ns", "60ns", "per-descriptor engine overhead: descriptor fetch from SRAM and start-up, before the first PCI burst"},
@@ -30,10 +31,13 @@ class HostDma : public sc_core::sc_module, public RegisterWindow {
   SC_HAS_PROCESS(HostDma);
   HostDma(sc_core::sc_module_name name, Sram& sram, PciBus& pci, HostMemoryPort* host, RaiseIrq raise, Time setup);
 
-  bool reg_read(std::uint32_t off, std::uint32_t& value) override;
-  bool reg_write(std::uint32_t off, std::uint32_t value) override;
+  static const RegisterMap<HostDma> kRegisters;  // HDMA_* (host_dma.cpp)
+  RegisterWindow& registers() { return bank_; }
+  bool reg_read(std::uint32_t off, std::uint32_t& value) { return bank_.reg_read(off, value); }
+  bool reg_write(std::uint32_t off, std::uint32_t value) { return bank_.reg_write(off, value); }
   void set_observer(Observer fn) { observer_ = std::move(fn); }
   const Stats& stats() const { return stats_; }
+  nlohmann::json stats_json() const;  // what the NIC reports of this engine (Nic::stats_json)
   bool busy() const { return busy_; }
   void declare_traces();
 
@@ -52,6 +56,7 @@ class HostDma : public sc_core::sc_module, public RegisterWindow {
   Observer observer_;
   Stats stats_;
   TraceSignal state_sig_, len_sig_;
+  RegisterBank<HostDma> bank_{*this, kRegisters};
 };
 
 }  // namespace sanvp::nic

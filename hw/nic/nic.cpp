@@ -24,9 +24,9 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   hdma_ = std::make_unique<HostDma>("hdma", *sram_, pci, host, raise, pv.time(path + ".hdma", "nic.hdma", "setup"));
   send_ = std::make_unique<SendDma>("send", *sram_, raise, node_id);
   recv_ = std::make_unique<RecvDma>("recv", *sram_, raise, FlowControlConfig::from_params(pv, path));
-  regs_->add_window(hdma_.get());
-  regs_->add_window(send_.get());
-  regs_->add_window(recv_.get());
+  regs_->add_window(&hdma_->registers());
+  regs_->add_window(&send_->registers());
+  regs_->add_window(&recv_->registers());
   core_ = std::make_unique<LanaiCore>("core", LanaiCore::Config::from_params(pv, path + ".core"), std::move(program));
   sram_->set_dmi_allowed(core_->config().dmi);
   // A NIC's firmware ending (exit or fault) stops that NIC, not the whole network: whoever runs
@@ -68,6 +68,13 @@ std::uint32_t Nic::host_read32(std::uint32_t addr) {
   if (std::uint64_t{addr} + 4 > sram_->size() || (addr & 3u))
     throw SimError(fmt::format("{}: host PIO read of 0x{:08x}: outside SRAM or misaligned", name(), addr));
   return get_be32(sram_->data() + addr);
+}
+
+nlohmann::json Nic::stats_json() const {
+  nlohmann::json j = {{"instructions", core_->state().instret}, {"core_cycles", core_->state().cycles}};
+  for (const nlohmann::json& block : {regs_->stats_json(), hdma_->stats_json(), send_->stats_json(), recv_->stats_json()})
+    j.update(block);
+  return j;
 }
 
 LinkPort Nic::link_port() {

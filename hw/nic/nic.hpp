@@ -65,6 +65,9 @@ class Nic : public sc_core::sc_module {
   std::uint32_t host_read32(std::uint32_t addr);
 
   void declare_traces();
+  // The NIC's statistics, each block contributing its own keys (core, regs, hdma, send, recv;
+  // one flat object, as the reports have it).
+  nlohmann::json stats_json() const;
 
  private:
   std::uint32_t node_id_;

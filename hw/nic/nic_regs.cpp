@@ -59,95 +59,102 @@ void NicRegs::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
   const auto o = static_cast<std::uint32_t>(off);
   if (p.is_read()) {
     std::uint32_t v = 0;
-    if (o == r::kWait) {
-      ++stats_.waits;
-      if (!(isr_ & imr_)) {
-        ++stats_.sleeps;
-        sleeping_ = true;
-        sleep_sig_.change(now, 1);
-        while (!(isr_ & imr_)) wait(irq_ev_);
-        sleeping_ = false;
-        const Time woke = now_ps();
-        stats_.slept += woke - now;
-        sleep_sig_.change(woke, 0);
-        if (pc_sig_.on() && current_pc) pc_sig_.change(woke, current_pc());
-      }
-      v = isr_ & imr_;
-    } else {
-      bool found = false;
-      if (o >= 0x040) {
-        for (RegisterWindow* w : windows_)
-          if (w->reg_read(o, v)) { found = true; break; }
-      } else {
-        found = true;
-        v = read(o, now);
-      }
-      if (!found) { p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return; }
-    }
+    if (!decode_read(o, v)) { p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return; }
     put_be32(data, v);
     return;
   }
-  const std::uint32_t v = get_be32(data);
-  bool found = false;
-  if (o >= 0x040) {
-    for (RegisterWindow* w : windows_)
-      if (w->reg_write(o, v)) { found = true; break; }
-  } else {
-    found = true;
-    write(o, v, now);
-  }
-  if (!found) p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  if (!decode_write(o, get_be32(data))) p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
-std::uint32_t NicRegs::read(std::uint32_t off, Time now) {
-  switch (off) {
-    case r::kIsr: return isr_;
-    case r::kImr: return imr_;
-    case r::kRtcLo: {
-      const std::uint64_t v = rtc(now);
-      rtc_sig_.change(now, v);
-      rtc_hi_latch_ = static_cast<std::uint32_t>(v >> 32);
-      return static_cast<std::uint32_t>(v);
-    }
-    case r::kRtcHi: return rtc_hi_latch_;
-    case r::kRtcFreq: return static_cast<std::uint32_t>(osc_.nominal_hz() / 1000);
-    case r::kTimer0:
-    case r::kTimer1: {
-      const Timer& t = timers_[off == r::kTimer0 ? 0 : 1];
-      if (!t.armed) return 0;
-      const std::uint64_t now_t = osc_.ticks(now);
-      return t.expiry_tick > now_t ? static_cast<std::uint32_t>(t.expiry_tick - now_t) : 0;
-    }
-    case r::kDoorbell: return doorbell_;
-    case r::kNodeId: return node_id_;
-    case r::kMailbox: return mailbox_;
-    default: return 0;  // write-only registers (ISR_SET, HOST_IRQ) read as 0
-  }
+// This block first (0x000..0x03F, unused offsets read as 0), then the engines' windows.
+bool NicRegs::decode_read(std::uint32_t off, std::uint32_t& v) {
+  if (bank_.reg_read(off, v)) return true;
+  for (RegisterWindow* w : windows_)
+    if (w->reg_read(off, v)) return true;
+  return false;
 }
 
-void NicRegs::write(std::uint32_t off, std::uint32_t v, Time now) {
-  switch (off) {
-    case r::kIsr: isr_ &= ~v; trace_isr(); return;
-    case r::kImr:
-      imr_ = v;
-      if (isr_ & imr_) irq_ev_.notify(sc_core::SC_ZERO_TIME);
-      return;
-    case r::kIsrSet: raise(v); return;
-    case r::kRtcLo: {
-      const std::uint64_t value = (std::uint64_t{rtc_hi_stage_} << 32) | v;
-      rtc_offset_ = value - osc_.ticks(now);
-      rtc_sig_.change(now, value);
-      return;
-    }
-    case r::kRtcHi: rtc_hi_stage_ = v; return;
-    case r::kTimer0: arm_timer(0, v, now); return;
-    case r::kTimer1: arm_timer(1, v, now); return;
-    case r::kHostIrq:
-      if (on_host_irq) on_host_irq(v);
-      return;
-    case r::kMailbox: mailbox_ = v; return;
-    default: return;  // read-only registers ignore writes
+bool NicRegs::decode_write(std::uint32_t off, std::uint32_t v) {
+  if (bank_.reg_write(off, v)) return true;
+  for (RegisterWindow* w : windows_)
+    if (w->reg_write(off, v)) return true;
+  return false;
+}
+
+const RegisterMap<NicRegs> NicRegs::kRegisters{"regs", map::kNicRegBase, {
+    {r::kIsr, "ISR", Access::W1C, 0, "interrupt status (the kIrq bits of memory_map.hpp); write 1 to clear",
+     [](NicRegs& m) { return m.isr_; }, [](NicRegs& m, std::uint32_t v) { m.isr_ &= ~v; m.trace_isr(); }},
+    {r::kImr, "IMR", Access::RW, 0, "interrupt mask: which ISR bits wake WAIT",
+     [](NicRegs& m) { return m.imr_; },
+     [](NicRegs& m, std::uint32_t v) {
+       m.imr_ = v;
+       if (m.isr_ & m.imr_) m.irq_ev_.notify(sc_core::SC_ZERO_TIME);
+     }},
+    {r::kWait, "WAIT", Access::R, 0, "sleeps until ISR & IMR != 0, returns ISR & IMR",
+     [](NicRegs& m) { return m.wait_for_event(); }},
+    {r::kIsrSet, "ISR_SET", Access::W, 0, "sets ISR bits (software events)",
+     nullptr, [](NicRegs& m, std::uint32_t v) { m.raise(v); }},
+    {r::kRtcLo, "RTC_LO", Access::RW, 0, "real-time clock in oscillator ticks, low word; a read latches RTC_HI, a write sets the clock to (staged high word << 32) + value",
+     [](NicRegs& m) { return m.read_rtc_lo(); }, [](NicRegs& m, std::uint32_t v) { m.write_rtc_lo(v); }},
+    {r::kRtcHi, "RTC_HI", Access::RW, 0, "read: the high word latched by the last RTC_LO read; write: stages the high word for the next RTC_LO write",
+     [](NicRegs& m) { return m.rtc_hi_latch_; }, [](NicRegs& m, std::uint32_t v) { m.rtc_hi_stage_ = v; }},
+    {r::kRtcFreq, "RTC_FREQ", Access::R, 0, "nominal oscillator frequency in kHz",
+     [](NicRegs& m) { return static_cast<std::uint32_t>(m.osc_.nominal_hz() / 1000); }, nullptr, "nic.osc.freq in kHz"},
+    {r::kTimer0, "TIMER0", Access::RW, 0, "interval timer 0: a write arms it to expire after N ticks (0 disarms), raising kIrqTimer0; read: ticks left",
+     [](NicRegs& m) { return m.timer_left(0); }, [](NicRegs& m, std::uint32_t v) { m.arm_timer(0, v, now_ps()); }},
+    {r::kTimer1, "TIMER1", Access::RW, 0, "interval timer 1, as TIMER0 (kIrqTimer1)",
+     [](NicRegs& m) { return m.timer_left(1); }, [](NicRegs& m, std::uint32_t v) { m.arm_timer(1, v, now_ps()); }},
+    {r::kDoorbell, "DOORBELL", Access::R, 0, "last value the host wrote here (the host's write raises kIrqDoorbell)",
+     [](NicRegs& m) { return m.doorbell_; }},
+    {r::kHostIrq, "HOST_IRQ", Access::W, 0, "interrupts the host with this value",
+     nullptr, [](NicRegs& m, std::uint32_t v) { if (m.on_host_irq) m.on_host_irq(v); }},
+    {r::kNodeId, "NODE_ID", Access::R, 0, "this NIC's node id in the network",
+     [](NicRegs& m) { return m.node_id_; }, nullptr, "node id"},
+    {r::kMailbox, "MAILBOX", Access::RW, 0, "a word the host reads by PIO (firmware publishes its host-interface address here)",
+     [](NicRegs& m) { return m.mailbox_; }, [](NicRegs& m, std::uint32_t v) { m.mailbox_ = v; }},
+}, 0x000, 0x040};
+
+std::uint32_t NicRegs::wait_for_event() {
+  const Time now = now_ps();
+  ++stats_.waits;
+  if (!(isr_ & imr_)) {
+    ++stats_.sleeps;
+    sleeping_ = true;
+    sleep_sig_.change(now, 1);
+    while (!(isr_ & imr_)) wait(irq_ev_);
+    sleeping_ = false;
+    const Time woke = now_ps();
+    stats_.slept += woke - now;
+    sleep_sig_.change(woke, 0);
+    if (pc_sig_.on() && current_pc) pc_sig_.change(woke, current_pc());
   }
+  return isr_ & imr_;
+}
+
+std::uint32_t NicRegs::read_rtc_lo() {
+  const Time now = now_ps();
+  const std::uint64_t v = rtc(now);
+  rtc_sig_.change(now, v);
+  rtc_hi_latch_ = static_cast<std::uint32_t>(v >> 32);
+  return static_cast<std::uint32_t>(v);
+}
+
+void NicRegs::write_rtc_lo(std::uint32_t v) {
+  const Time now = now_ps();
+  const std::uint64_t value = (std::uint64_t{rtc_hi_stage_} << 32) | v;
+  rtc_offset_ = value - osc_.ticks(now);
+  rtc_sig_.change(now, value);
+}
+
+std::uint32_t NicRegs::timer_left(int i) {
+  const Timer& t = timers_[i];
+  if (!t.armed) return 0;
+  const std::uint64_t now_t = osc_.ticks(now_ps());
+  return t.expiry_tick > now_t ? static_cast<std::uint32_t>(t.expiry_tick - now_t) : 0;
+}
+
+nlohmann::json NicRegs::stats_json() const {
+  return {{"sleeps", stats_.sleeps}, {"slept_ps", stats_.slept}};
 }
 
 void NicRegs::arm_timer(int i, std::uint32_t ticks, Time now) {

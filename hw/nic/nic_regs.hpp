@@ -6,6 +6,7 @@
 //
 // Every access first brings SystemC time up to the core's local time (the core runs ahead by
 // up to a quantum), so firmware sees hardware state exactly at the instant of its access.
+// The block's registers are declared once in nic_regs.cpp (kRegisters, hw/nic/register.hpp).
 // A read of WAIT with nothing pending blocks inside b_transport until an enabled event: a
 // sleeping core executes no instructions and costs no simulation events.
 #pragma once
@@ -18,19 +19,11 @@
 
 #include "hw/nic/irq.hpp"
 #include "hw/nic/oscillator.hpp"
+#include "hw/nic/register.hpp"
 #include "hw/base/params.hpp"
 #include "hw/base/trace.hpp"
 
 namespace sanvp::nic {
-
-// A block of engine registers inside the NIC register window.
-class RegisterWindow {
- public:
-  virtual ~RegisterWindow() = default;
-  // Offsets are relative to the NIC register base; false = not this window's register.
-  virtual bool reg_read(std::uint32_t off, std::uint32_t& value) = 0;
-  virtual bool reg_write(std::uint32_t off, std::uint32_t value) = 0;
-};
 
 class NicRegs : public sc_core::sc_module {
  public:
@@ -48,6 +41,10 @@ class NicRegs : public sc_core::sc_module {
   SC_HAS_PROCESS(NicRegs);
   NicRegs(sc_core::sc_module_name name, Time latency, Oscillator& osc, std::uint32_t node_id);
 
+  static const RegisterMap<NicRegs> kRegisters;  // ISR .. MAILBOX (nic_regs.cpp)
+  // This block's registers alone, without the access latency, time catch-up and statistics of
+  // a bus access (tests; reading WAIT sleeps as from the bus).
+  RegisterWindow& registers() { return bank_; }
   void add_window(RegisterWindow* w) { windows_.push_back(w); }
   // Engines and the host set status bits at the current simulated time.
   void raise(std::uint32_t bits);
@@ -66,12 +63,18 @@ class NicRegs : public sc_core::sc_module {
   // Observer of interval timers: (timer, armed at, expires at, ticks), called when armed.
   std::function<void(int, Time, Time, std::uint32_t)> on_timer_armed;
   const Stats& stats() const { return stats_; }
+  // What the NIC reports of this block, keyed as in the reports (Nic::stats_json merges the blocks).
+  nlohmann::json stats_json() const;
   void declare_traces();
 
  private:
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  std::uint32_t read(std::uint32_t off, Time now);
-  void write(std::uint32_t off, std::uint32_t v, Time now);
+  bool decode_read(std::uint32_t off, std::uint32_t& v);
+  bool decode_write(std::uint32_t off, std::uint32_t v);
+  std::uint32_t wait_for_event();  // a read of WAIT
+  std::uint32_t read_rtc_lo();
+  void write_rtc_lo(std::uint32_t v);
+  std::uint32_t timer_left(int i);
   void arm_timer(int i, std::uint32_t ticks, Time now);
   void timer0_fired() { timer_fired(0); }
   void timer1_fired() { timer_fired(1); }
@@ -92,6 +95,7 @@ class NicRegs : public sc_core::sc_module {
   std::vector<RegisterWindow*> windows_;
   Stats stats_;
   TraceSignal isr_sig_, sleep_sig_, pc_sig_, rtc_sig_;
+  RegisterBank<NicRegs> bank_{*this, kRegisters};
 };
 
 }  // namespace sanvp::nic

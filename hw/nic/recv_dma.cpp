@@ -24,37 +24,32 @@ void RecvDma::declare_traces() {
   fc_.declare_traces();
 }
 
-bool RecvDma::reg_read(std::uint32_t off, std::uint32_t& v) {
-  switch (off) {
-    case r::kRxRing: v = ring_; return true;
-    case r::kRxSize: v = size_; return true;
-    case r::kRxBufSize: v = bufsize_; return true;
-    case r::kRxPolicy: v = policy_; return true;
-    case r::kRxCtrl: v = ctrl_; return true;
-    case r::kRxTail: v = filled_; return true;
-    case r::kRxDrops: v = static_cast<std::uint32_t>(stats_.drops); return true;
-    case r::kRxCrcErrors: v = static_cast<std::uint32_t>(stats_.crc_errors); return true;
-    default: return false;
-  }
-}
+const RegisterMap<RecvDma> RecvDma::kRegisters{"recv", map::kNicRegBase, {
+    {r::kRxRing, "RX_RING", Access::RW, 0, "SRAM address of the descriptor ring (8-byte aligned: low bits ignored)",
+     [](RecvDma& m) { return m.ring_; }, [](RecvDma& m, std::uint32_t v) { m.ring_ = v & ~7u; }},
+    {r::kRxSize, "RX_SIZE", Access::RW, 0, "ring entries (0 = no ring; larger than 4096 means 4096)",
+     [](RecvDma& m) { return m.size_; }, [](RecvDma& m, std::uint32_t v) { m.size_ = std::min<std::uint32_t>(v, 4096); }},
+    {r::kRxBufSize, "RX_BUFSIZE", Access::RW, 0, "bytes per receive buffer",
+     [](RecvDma& m) { return m.bufsize_; }, [](RecvDma& m, std::uint32_t v) { m.bufsize_ = v; }},
+    {r::kRxPolicy, "RX_POLICY", Access::RW, 0, "bit 0: no free buffer: 0 back-pressures the link, 1 drops and counts",
+     [](RecvDma& m) { return m.policy_; }, [](RecvDma& m, std::uint32_t v) { m.policy_ = v & 1u; }},
+    // Enabling, and every later write, makes the engine look at the ring again (the firmware's
+    // "I handed buffers back" kick).
+    {r::kRxCtrl, "RX_CTRL", Access::RW, 0, "bit 0: enabled (a disabled receiver back-pressures); every write rechecks the ring",
+     [](RecvDma& m) { return m.ctrl_; }, [](RecvDma& m, std::uint32_t v) { m.ctrl_ = v & 1u; m.kick(); }},
+    {r::kRxTail, "RX_TAIL", Access::R, 0, "descriptors filled (engine), mod 2^32",
+     [](RecvDma& m) { return m.filled_; }},
+    {r::kRxDrops, "RX_DROPS", Access::R, 0, "packets dropped for want of a buffer",
+     [](RecvDma& m) { return static_cast<std::uint32_t>(m.stats_.drops); }},
+    {r::kRxCrcErrors, "RX_CRC_ERRORS", Access::R, 0, "packets received with a bad CRC (delivered, flagged)",
+     [](RecvDma& m) { return static_cast<std::uint32_t>(m.stats_.crc_errors); }},
+}};
 
-bool RecvDma::reg_write(std::uint32_t off, std::uint32_t v) {
-  switch (off) {
-    case r::kRxRing: ring_ = v & ~7u; return true;
-    case r::kRxSize: size_ = std::min<std::uint32_t>(v, 4096); return true;
-    case r::kRxBufSize: bufsize_ = v; return true;
-    case r::kRxPolicy: policy_ = v & 1u; return true;
-    case r::kRxCtrl:
-      // Enabling, and every later write, makes the engine look at the ring again (the
-      // firmware's "I handed buffers back" kick).
-      ctrl_ = v & 1u;
-      kick();
-      return true;
-    case r::kRxTail:
-    case r::kRxDrops:
-    case r::kRxCrcErrors: return true;
-    default: return false;
-  }
+nlohmann::json RecvDma::stats_json() const {
+  return {{"packets_received", stats_.packets},
+          {"bytes_received", stats_.bytes},
+          {"rx_crc_errors", stats_.crc_errors},
+          {"rx_drops", stats_.drops}};
 }
 
 void RecvDma::kick() {

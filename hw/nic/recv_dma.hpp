@@ -14,13 +14,14 @@
 #include "hw/link/packet_ends.hpp"
 #include "hw/nic/irq.hpp"
 #include "hw/nic/nic_regs.hpp"
+#include "hw/nic/register.hpp"
 #include "hw/nic/sram.hpp"
 #include "hw/link/flow_controller.hpp"
 #include "hw/base/wakeup.hpp"
 
 namespace sanvp::nic {
 
-class RecvDma : public sc_core::sc_module, public RegisterWindow, public FlitReceiver {
+class RecvDma : public sc_core::sc_module, public FlitReceiver {
  public:
   struct Stats { std::uint64_t packets = 0, bytes = 0, drops = 0, crc_errors = 0, truncated = 0, nobuf_events = 0; };
   // Observer of each stored packet: (descriptor index, first byte arrived, last byte arrived, length, status).
@@ -31,12 +32,15 @@ class RecvDma : public sc_core::sc_module, public RegisterWindow, public FlitRec
 
   void attach_input(LinkChannel* ch) { fc_.set_upstream(ch); }
   FlowController& input_buffer() { return fc_; }
-  bool reg_read(std::uint32_t off, std::uint32_t& value) override;
-  bool reg_write(std::uint32_t off, std::uint32_t value) override;
+  static const RegisterMap<RecvDma> kRegisters;  // RX_* (recv_dma.cpp)
+  RegisterWindow& registers() { return bank_; }
+  bool reg_read(std::uint32_t off, std::uint32_t& value) { return bank_.reg_read(off, value); }
+  bool reg_write(std::uint32_t off, std::uint32_t value) { return bank_.reg_write(off, value); }
   void receive(const Flit& f, Time arrival) override;
 
   void set_observer(Observer fn) { observer_ = std::move(fn); }
   const Stats& stats() const { return stats_; }
+  nlohmann::json stats_json() const;  // what the NIC reports of this engine (Nic::stats_json)
   bool waiting_for_buffer() const { return blocked_; }
   const PacketEnds& ends() const { return ends_; }  // packets stored or dropped here
   void declare_traces();
@@ -70,6 +74,7 @@ class RecvDma : public sc_core::sc_module, public RegisterWindow, public FlitRec
   Stats stats_;
   PacketEnds ends_;
   TraceSignal state_sig_;
+  RegisterBank<RecvDma> bank_{*this, kRegisters};
 };
 
 }  // namespace sanvp::nic

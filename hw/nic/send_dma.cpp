@@ -52,51 +52,49 @@ void SendDma::edges() {
   if (!edges_.empty()) edge_ev_.notify(delay_to(edges_.front().first));
 }
 
-bool SendDma::reg_read(std::uint32_t off, std::uint32_t& v) {
-  switch (off) {
-    case r::kSendAddr: v = addr_; return true;
-    case r::kSendLen: v = len_; return true;
-    case r::kSendRoute: v = route_; return true;
-    case r::kSendCtrl: v = 0; return true;
-    case r::kSendStatus: {
-      const Time now = now_ps();
-      v = (busy_ ? 1u : 0u) | (blocked(now) ? 2u : 0u) | (stats_.refused ? 4u : 0u) |
-          (static_cast<std::uint32_t>(stats_.packets & 0xFFFF) << 16);
-      return true;
-    }
-    default: return false;
-  }
+const RegisterMap<SendDma> SendDma::kRegisters{"send", map::kNicRegBase, {
+    {r::kSendAddr, "SEND_ADDR", Access::RW, 0, "SRAM address of the packet (route bytes first)",
+     [](SendDma& m) { return m.addr_; }, [](SendDma& m, std::uint32_t v) { m.addr_ = v; }},
+    {r::kSendLen, "SEND_LEN", Access::RW, 0, "bytes to send from SRAM (route + type + payload; the CRC is appended)",
+     [](SendDma& m) { return m.len_; }, [](SendDma& m, std::uint32_t v) { m.len_ = v; }},
+    {r::kSendRoute, "SEND_ROUTE", Access::RW, 0, "how many leading bytes are route bytes (not in the CRC)",
+     [](SendDma& m) { return m.route_; }, [](SendDma& m, std::uint32_t v) { m.route_ = v; }},
+    {r::kSendCtrl, "SEND_CTRL", Access::W, 0, "bit 0: start (refused and counted while busy, empty, outside SRAM or unconnected)",
+     nullptr, [](SendDma& m, std::uint32_t v) { m.start(v); }},
+    {r::kSendStatus, "SEND_STATUS", Access::R, 0, "bit 0 sending, bit 1 blocked by STOP now, bit 2 a start was refused; bits 31..16 packets sent",
+     [](SendDma& m) { return m.status(); }},
+}};
+
+std::uint32_t SendDma::status() const {
+  const Time now = now_ps();
+  return (busy_ ? 1u : 0u) | (blocked(now) ? 2u : 0u) | (stats_.refused ? 4u : 0u) |
+         (static_cast<std::uint32_t>(stats_.packets & 0xFFFF) << 16);
 }
 
-bool SendDma::reg_write(std::uint32_t off, std::uint32_t v) {
-  switch (off) {
-    case r::kSendAddr: addr_ = v; return true;
-    case r::kSendLen: len_ = v; return true;
-    case r::kSendRoute: route_ = v; return true;
-    case r::kSendStatus: return true;
-    case r::kSendCtrl:
-      if (!(v & 1u)) return true;
-      // A start while busy, of an empty packet, outside SRAM or with more route bytes than
-      // bytes is refused and counted (status bit 2): the engine never reads outside SRAM.
-      if (busy_ || len_ == 0 || route_ >= len_ || std::uint64_t{addr_} + len_ > sram_.size() || !tx_.connected()) {
-        ++stats_.refused;
-        return true;
-      }
-      busy_ = true;
-      cur_addr_ = addr_;
-      cur_len_ = len_;
-      cur_route_ = route_;
-      pos_ = 0;
-      crc_ = 0;
-      corrupt_now_ = corrupt_armed_;
-      corrupt_armed_ = false;
-      started_ = now_ps();
-      state_sig_.change(started_, 1);
-      xmit_ev_.now();
-      tx_.work_at(started_);
-      return true;
-    default: return false;
+void SendDma::start(std::uint32_t v) {
+  if (!(v & 1u)) return;
+  // A start while busy, of an empty packet, outside SRAM or with more route bytes than
+  // bytes is refused and counted (status bit 2): the engine never reads outside SRAM.
+  if (busy_ || len_ == 0 || route_ >= len_ || std::uint64_t{addr_} + len_ > sram_.size() || !tx_.connected()) {
+    ++stats_.refused;
+    return;
   }
+  busy_ = true;
+  cur_addr_ = addr_;
+  cur_len_ = len_;
+  cur_route_ = route_;
+  pos_ = 0;
+  crc_ = 0;
+  corrupt_now_ = corrupt_armed_;
+  corrupt_armed_ = false;
+  started_ = now_ps();
+  state_sig_.change(started_, 1);
+  xmit_ev_.now();
+  tx_.work_at(started_);
+}
+
+nlohmann::json SendDma::stats_json() const {
+  return {{"packets_sent", stats_.packets}, {"bytes_sent", stats_.bytes}, {"send_blocked_ps", stats_.blocked}};
 }
 
 void SendDma::transmit() {

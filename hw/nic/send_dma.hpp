@@ -12,12 +12,13 @@
 #include "hw/link/transmitter.hpp"
 #include "hw/nic/irq.hpp"
 #include "hw/nic/nic_regs.hpp"
+#include "hw/nic/register.hpp"
 #include "hw/nic/sram.hpp"
 #include "hw/base/wakeup.hpp"
 
 namespace sanvp::nic {
 
-class SendDma : public sc_core::sc_module, public RegisterWindow, public ControlReceiver {
+class SendDma : public sc_core::sc_module, public ControlReceiver {
  public:
   struct Stats { std::uint64_t packets = 0, bytes = 0, refused = 0, stops = 0, gos = 0; Time blocked = 0; };
   // Observer of each packet: (SRAM address, route bytes, first byte departs, last byte
@@ -30,8 +31,10 @@ class SendDma : public sc_core::sc_module, public RegisterWindow, public Control
 
   void attach_output(LinkChannel* ch);
   ControlReceiver* output_control() { return this; }
-  bool reg_read(std::uint32_t off, std::uint32_t& value) override;
-  bool reg_write(std::uint32_t off, std::uint32_t value) override;
+  static const RegisterMap<SendDma> kRegisters;  // SEND_* (send_dma.cpp)
+  RegisterWindow& registers() { return bank_; }
+  bool reg_read(std::uint32_t off, std::uint32_t& value) { return bank_.reg_read(off, value); }
+  bool reg_write(std::uint32_t off, std::uint32_t value) { return bank_.reg_write(off, value); }
   void control(bool stop, Time effective) override;
 
   bool sending() const { return busy_; }
@@ -41,6 +44,7 @@ class SendDma : public sc_core::sc_module, public RegisterWindow, public Control
   void corrupt_next(std::uint32_t index, std::uint8_t mask) { corrupt_armed_ = true; corrupt_index_ = index; corrupt_mask_ = mask; }
   void set_observer(Observer fn) { observer_ = std::move(fn); }
   const Stats& stats() const { return stats_; }
+  nlohmann::json stats_json() const;  // what the NIC reports of this engine (Nic::stats_json)
   // For the end-of-run accounting: packets started (the one being sent included), its id, and
   // whether some of its flits have not left yet (once all have, they are downstream).
   std::uint64_t packets_started() const { return seq_ + (busy_ ? 1 : 0); }
@@ -52,6 +56,8 @@ class SendDma : public sc_core::sc_module, public RegisterWindow, public Control
   void transmit();
   void edges();
   void finished();
+  void start(std::uint32_t ctrl);  // a write of SEND_CTRL
+  std::uint32_t status() const;    // SEND_STATUS
 
   Sram& sram_;
   RaiseIrq raise_;
@@ -75,6 +81,7 @@ class SendDma : public sc_core::sc_module, public RegisterWindow, public Control
   Observer observer_;
   Stats stats_;
   TraceSignal state_sig_;
+  RegisterBank<SendDma> bank_{*this, kRegisters};
 };
 
 }  // namespace sanvp::nic

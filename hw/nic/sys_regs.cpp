@@ -17,47 +17,41 @@ void SysRegs::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
     return;
   }
   delay += sc_core::sc_time(static_cast<double>(latency_), sc_core::SC_PS);
-  const Time now = static_cast<Time>((sc_core::sc_time_stamp() + delay).value());
-  auto put = [&](std::uint32_t v) {
-    data[0] = static_cast<unsigned char>(v >> 24);
-    data[1] = static_cast<unsigned char>(v >> 16);
-    data[2] = static_cast<unsigned char>(v >> 8);
-    data[3] = static_cast<unsigned char>(v);
-  };
-  const std::uint32_t wv = get_be32(data);
+  access_time_ = static_cast<Time>((sc_core::sc_time_stamp() + delay).value());
   p.set_response_status(tlm::TLM_OK_RESPONSE);
+  bool known;
   if (p.is_read()) {
-    switch (off) {
-      case map::kConsoleStatus: put(1); return;
-      case map::kTimeLo: {
-        const std::uint64_t ns = now / 1000;
-        time_hi_latch_ = static_cast<std::uint32_t>(ns >> 32);
-        put(static_cast<std::uint32_t>(ns));
-        return;
-      }
-      case map::kTimeHi: put(time_hi_latch_); return;
-      case map::kScratch: put(scratch_); return;
-      case map::kConsoleTx:
-      case map::kExit: put(0); return;
-      default: p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return;
-    }
+    std::uint32_t v = 0;
+    known = bank_.reg_read(static_cast<std::uint32_t>(off), v);
+    if (known) put_be32(data, v);
+  } else {
+    known = bank_.reg_write(static_cast<std::uint32_t>(off), get_be32(data));
   }
-  switch (off) {
-    case map::kConsoleTx: {
-      const char c = static_cast<char>(wv & 0xFF);
-      if (on_console) on_console(c);
-      else console_.push_back(c);
-      return;
-    }
-    case map::kExit:
-      if (on_exit) on_exit(wv, now);
-      return;
-    case map::kScratch: scratch_ = wv; return;
-    case map::kConsoleStatus:
-    case map::kTimeLo:
-    case map::kTimeHi: return;  // read-only: writes ignored
-    default: p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return;
-  }
+  if (!known) p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
+
+const RegisterMap<SysRegs> SysRegs::kRegisters{"sys", map::kSysBase, {
+    {map::kConsoleTx, "CONSOLE_TX", Access::W, 0, "the low byte is written to the console",
+     nullptr,
+     [](SysRegs& m, std::uint32_t v) {
+       const char c = static_cast<char>(v & 0xFF);
+       if (m.on_console) m.on_console(c);
+       else m.console_.push_back(c);
+     }},
+    {map::kConsoleStatus, "CONSOLE_STATUS", Access::R, 1, "bit 0: transmitter ready (always 1)",
+     [](SysRegs&) { return 1u; }},
+    {map::kExit, "EXIT", Access::W, 0, "ends the firmware's run with this exit code",
+     nullptr, [](SysRegs& m, std::uint32_t v) { if (m.on_exit) m.on_exit(v, m.access_time_); }},
+    {map::kTimeLo, "TIME_LO", Access::R, 0, "simulated time in ns, low word (latches TIME_HI)",
+     [](SysRegs& m) {
+       const std::uint64_t ns = m.access_time_ / 1000;
+       m.time_hi_latch_ = static_cast<std::uint32_t>(ns >> 32);
+       return static_cast<std::uint32_t>(ns);
+     }},
+    {map::kTimeHi, "TIME_HI", Access::R, 0, "simulated time in ns, high word latched by the last TIME_LO read",
+     [](SysRegs& m) { return m.time_hi_latch_; }},
+    {map::kScratch, "SCRATCH", Access::RW, 0, "a plain register for MMIO tests",
+     [](SysRegs& m) { return m.scratch_; }, [](SysRegs& m, std::uint32_t v) { m.scratch_ = v; }},
+}};
 
 }  // namespace sanvp::nic

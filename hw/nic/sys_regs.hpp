@@ -11,6 +11,7 @@
 
 #include "hw/base/params.hpp"
 #include "hw/base/time.hpp"
+#include "hw/nic/register.hpp"
 
 namespace sanvp::nic {
 
@@ -23,6 +24,8 @@ class SysRegs : public sc_core::sc_module {
   tlm_utils::simple_target_socket<SysRegs> socket;
 
   SysRegs(sc_core::sc_module_name name, Time latency);
+  static const RegisterMap<SysRegs> kRegisters;  // CONSOLE_TX .. SCRATCH (sys_regs.cpp)
+  RegisterWindow& registers() { return bank_; }  // without latency (tests); times read as of the last bus access
 
   // Console bytes go here (default: appended to console_text()).
   std::function<void(char)> on_console;
@@ -37,6 +40,8 @@ class SysRegs : public sc_core::sc_module {
   std::string console_;
   std::uint32_t time_hi_latch_ = 0;
   std::uint32_t scratch_ = 0;
+  Time access_time_ = 0;  // of the access being decoded (the core's local time: no wait here)
+  RegisterBank<SysRegs> bank_{*this, kRegisters};
 };
 
 }  // namespace sanvp::nic

@@ -11,6 +11,7 @@
 #include "hw/base/io.hpp"
 #include "hw/base/log.hpp"
 #include "hw/base/params.hpp"
+#include "hw/nic/register.hpp"
 #include "platform/sim/run.hpp"
 #include "platform/scenario/scenario.hpp"
 
@@ -128,6 +129,10 @@ int sc_main(int argc, char* argv[]) {
   run.declare(app);
 
   auto* params = app.add_subcommand("params", "list every model parameter: name, unit, default, meaning");
+  bool registers = false, markdown = false;
+  auto* registers_flag = params->add_flag("--registers", registers,
+                                          "list the NIC register map instead: address, block, offset, name, access, reset, meaning");
+  params->add_flag("--markdown", markdown, "with --registers: the table of docs/nic.md")->needs(registers_flag);
 
   // Subcommands of other subsystems, in name order so --help is stable.
   auto& reg = command_registry();
@@ -157,6 +162,10 @@ int sc_main(int argc, char* argv[]) {
   try {
     for (auto& [sub, fn] : extra)
       if (sub && sub->parsed()) return fn();
+    if (params->parsed() && registers) {
+      fmt::print("{}", markdown ? nic::RegisterCatalog::markdown() : nic::RegisterCatalog::text());
+      return 0;
+    }
     if (params->parsed()) return print_params();
     if (run.app->parsed()) return run.run();
   } catch (const UserError& e) {

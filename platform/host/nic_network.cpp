@@ -18,19 +18,9 @@ Network::ExternalNode external_ports(nic::Nic& n) {
 }
 
 nlohmann::json nic_stats(nic::Nic& n, const Host& host) {
-  return {{"instructions", n.core().state().instret},
-          {"core_cycles", n.core().state().cycles},
-          {"sleeps", n.regs().stats().sleeps},
-          {"slept_ps", n.regs().stats().slept},
-          {"hdma_descriptors", n.host_dma().stats().descriptors},
-          {"packets_sent", n.send_dma().stats().packets},
-          {"bytes_sent", n.send_dma().stats().bytes},
-          {"packets_received", n.recv_dma().stats().packets},
-          {"bytes_received", n.recv_dma().stats().bytes},
-          {"send_blocked_ps", n.send_dma().stats().blocked},
-          {"rx_crc_errors", n.recv_dma().stats().crc_errors},
-          {"rx_drops", n.recv_dma().stats().drops},
-          {"pio_transactions", host.pio_transactions()}};
+  nlohmann::json j = n.stats_json();  // core, regs, hdma, send and recv each give their keys
+  j["pio_transactions"] = host.pio_transactions();
+  return j;
 }
 
 NicNetwork::NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& image, const NicNetworkSpec& spec) : net_(pv, seed) {
