@@ -1,5 +1,6 @@
-// Switch: an N-port Myrinet-class wormhole switch composed of a FlowController (slack buffer)
-// per input, a RouterArbiter, a Crossbar, and a LinkTransmitter per output. Each input strips
+// Switch: an N-port Myrinet-class wormhole switch composed of ports (each an InputPort with its
+// slack buffer, an OutputPort with its transmitter, and a BarrierPort), a RouterArbiter with an
+// OutputArbiter policy (switch.arbiter), a Crossbar and a barrier unit. Each input strips
 // the leading route byte of a worm and asks for the output it names; a granted worm streams
 // through the crossbar and holds the output until its tail has left.
 //
@@ -94,7 +95,12 @@ class Switch : public sc_core::sc_module {
   std::vector<WormInfo> worms(Time now) const;
 
  private:
-  struct Port;
+  // The port's three sides (input_port, output_port, barrier_port) share the switch's arbiter,
+  // crossbar and barrier unit.
+  friend class InputPort;
+  friend class OutputPort;
+  friend class BarrierPort;
+  struct Port;  // switch_port.hpp
   void arbitrate_proc();
   void request_output(int in, int out);
   void on_tail_sent(int in, int out, Time now);

@@ -1,0 +1,85 @@
+#include "hw/switch/input_port.hpp"
+
+#include <fmt/format.h>
+
+#include "hw/barrier/wire_format.hpp"
+#include "hw/base/error.hpp"
+#include "hw/base/sim_time.hpp"
+#include "hw/switch/switch_port.hpp"
+
+namespace sanvp {
+
+InputPort::InputPort(Switch& sw, int index) : in("in", sw.cfg_.fc), sw_(sw), idx_(index) {
+  in.set_head_listener([this](Time arrival) { on_new_head(arrival); });
+}
+
+void InputPort::on_new_head(Time arrival) {
+  if (state == State::Idle || state == State::Collecting) {
+    route_ev.at(arrival);
+  } else if (state == State::Forwarding) {  // the granted output sends it: wake it
+    OutputPort& op = sw_.ports_[static_cast<std::size_t>(out)]->output;
+    op.xmit_ev.at(arrival);
+    op.tx.work_at(arrival);
+  }
+}
+
+// Route the worm at the buffer head rd after it got there.
+void InputPort::route() {
+  route_ev.fired();
+  if (state == State::Collecting) { collect(); return; }
+  if (state != State::Idle || in.empty()) return;
+  const Time now = now_ps();
+  const auto& h = in.head();
+  if (h.flit.head && barrier::is_barrier_lead(h.flit.data)) {
+    // Barrier traffic is consumed as it arrives, without routing.
+    state = State::Collecting;
+    collected_.clear();
+    collect();
+    return;
+  }
+  const Time at_head = std::max(h.arrival, free_since);
+  const Time decided = at_head + sw_.cfg_.rd;
+  if (now < decided) { route_ev.at(decided); return; }
+  const std::string name = fmt::format("{}.p{}", sw_.name(), idx_);
+  if (!h.flit.head)
+    throw SimError(fmt::format("{}: flit of packet {} at buffer head is not a worm header", name, h.flit.packet));
+  const int port = h.flit.data;
+  const std::uint32_t pkt = h.flit.packet;
+  in.pop(now);  // the route byte is consumed here
+  if (port >= sw_.cfg_.ports || !sw_.ports_[static_cast<std::size_t>(port)]->output.tx.connected())
+    throw SimError(fmt::format("{}: packet {} routed to {} port {} of {}", name, pkt,
+                               port >= sw_.cfg_.ports ? "nonexistent" : "unconnected", port, sw_.name()));
+  state = State::Waiting;
+  out = port;
+  packet = pkt;
+  sw_.request_output(idx_, port);
+}
+
+// Barrier packet: take each flit at its arrival; the whole packet goes to the unit.
+void InputPort::collect() {
+  const Time now = now_ps();
+  while (!in.empty()) {
+    const auto& h = in.head();
+    if (h.arrival > now) { route_ev.at(h.arrival); return; }
+    const Flit f = h.flit;
+    in.pop(now);
+    collected_.push_back(f.data);
+    if (f.tail) {
+      state = State::Idle;
+      free_since = now;
+      if (f.packet != kNoPacket) sw_.barrier_ends_.add(f.packet);  // a NIC's packet ends here
+      sw_.barrier_packet(idx_, collected_, now);
+      if (!in.empty()) route_ev.now();
+      return;
+    }
+  }
+}
+
+void InputPort::freed(Time now) {
+  state = State::Idle;
+  out = -1;
+  free_since = now;
+  route_ev.now();
+}
+
+}  // namespace sanvp

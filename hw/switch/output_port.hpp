@@ -1,0 +1,37 @@
+// OutputPort: the output side of one switch port. A LinkTransmitter obeys the downstream
+// STOP/GO; once the arbiter grants this output to an input, `transmit` moves that input's flits
+// through the crossbar, one per character period, until the worm's tail has left. The flit
+// first sent after the grant heads the worm on this link (the route byte stayed behind).
+#pragma once
+#include <cstdint>
+
+#include "hw/base/trace.hpp"
+#include "hw/base/wakeup.hpp"
+#include "hw/link/transmitter.hpp"
+
+namespace sanvp {
+
+class Switch;
+
+class OutputPort {
+ public:
+  OutputPort(Switch& sw, int index);
+
+  void transmit();  // process body: wakes on xmit_ev
+  void granted(int input, Time now);  // the arbiter gave this output to `input`
+  void released(Time now);            // the worm or barrier packet has left
+  // What this output should send next, for the work-conservation monitor.
+  LinkTransmitter::Work pending_work() const;
+
+  LinkTransmitter tx;
+  Wakeup xmit_ev;
+  Time grant_time = 0;  // when the current worm was granted this output
+  TraceSignal owner;    // input holding the output + 1, 0 when free
+
+ private:
+  Switch& sw_;
+  int idx_;
+  bool first_ = false;  // the next flit sent is the worm's first on this link
+};
+
+}  // namespace sanvp
