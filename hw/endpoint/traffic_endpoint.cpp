@@ -71,16 +71,7 @@ TrafficEndpoint::TrafficEndpoint(sc_core::sc_module_name name, int id, PacketTab
   dont_initialize();
 }
 
-LinkPort TrafficEndpoint::link_port() {
-  LinkPort lp;
-  lp.name = name();
-  lp.attach_output = [this](LinkChannel* ch) { attach_output(ch); };
-  lp.attach_input = [this](LinkChannel* ch) { attach_input(ch); };
-  lp.output_control = output_control();
-  lp.input = this;
-  lp.input_fc = &fc_.config();
-  return lp;
-}
+LinkPort TrafficEndpoint::link_port() { return single_link_port(*this, name(), this, fc_.config()); }
 
 void TrafficEndpoint::attach_output(LinkChannel* ch) {
   tx_.attach(ch, [this](Time eff) { xmit_ev_.at(eff); });

@@ -23,6 +23,20 @@ struct LinkPort {
   bool complete() const { return attach_output && attach_input && output_control && input && input_fc; }
 };
 
+// The port of a device with a single link (a traffic endpoint, a NIC): anything with
+// attach_output(ch), attach_input(ch) and output_control(); `input` receives its flits into `fc`.
+template <class Device>
+LinkPort single_link_port(Device& d, std::string name, FlitReceiver* input, const FlowControlConfig& fc) {
+  LinkPort lp;
+  lp.name = std::move(name);
+  lp.attach_output = [&d](LinkChannel* ch) { d.attach_output(ch); };
+  lp.attach_input = [&d](LinkChannel* ch) { d.attach_input(ch); };
+  lp.output_control = d.output_control();
+  lp.input = input;
+  lp.input_fc = &fc;
+  return lp;
+}
+
 // Makes (and owns) the channel named by its path, with the link timing configured for it.
 using ChannelFactory = std::function<LinkChannel*(const std::string& path)>;
 

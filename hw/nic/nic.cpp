@@ -77,15 +77,6 @@ nlohmann::json Nic::stats_json() const {
   return j;
 }
 
-LinkPort Nic::link_port() {
-  LinkPort lp;
-  lp.name = name();
-  lp.attach_output = [this](LinkChannel* ch) { attach_output(ch); };
-  lp.attach_input = [this](LinkChannel* ch) { attach_input(ch); };
-  lp.output_control = output_control();
-  lp.input = input();
-  lp.input_fc = &input_buffer().config();
-  return lp;
-}
+LinkPort Nic::link_port() { return single_link_port(*this, name(), input(), input_buffer().config()); }
 
 }  // namespace sanvp::nic
