@@ -6,15 +6,6 @@
 
 namespace sanvp::barrier {
 
-BarrierUnitConfig BarrierUnitConfig::from_params(ParamValues& pv, const std::string& path) {
-  BarrierUnitConfig c;
-  const auto regs = pv.integer(path, "barrier", "registers");
-  if (regs < 1 || regs > 256) throw UserError(fmt::format("barrier.registers = {} (must be 1..256)", regs));
-  c.registers = static_cast<int>(regs);
-  c.delay = pv.time(path, "barrier", "delay");
-  return c;
-}
-
 BarrierUnitTl::BarrierUnitTl(int ports, const BarrierUnitConfig& cfg)
     : cfg_(cfg), core_(ports, cfg.registers), announced_(static_cast<std::size_t>(ports), false) {}
 

@@ -11,24 +11,16 @@
 #include <vector>
 
 #include "hw/barrier/barrier_core.hpp"
+#include "hw/barrier/barrier_unit_tl_params.hpp"
 #include "hw/base/params.hpp"
 #include "hw/base/time.hpp"
 
 namespace sanvp::barrier {
 
-struct BarrierUnitConfig {
-  int registers = 8;
-  Time delay = 10 * kNs;
-  static BarrierUnitConfig from_params(ParamValues& pv, const std::string& path);
-};
+// BarrierUnitConfig {registers, delay}: barrier_unit_tl.params.yaml.
 
 class BarrierUnitTl {
  public:
-  static inline const ParamRegistrar params{{
-      {"barrier", "registers", ParamType::Int, "", "8", "barrier registers per switch (BTIN Figure 4)"},
-      {"barrier", "delay", ParamType::Time, "ns", "10ns",
-       "barrier unit: from a complete message (or a freed output) to the next message offered"},
-  }};
 
   // Told that `port` has a message to send from time `at` on (peek/take it then).
   using OutputReady = std::function<void(int port, Time at)>;

@@ -80,13 +80,41 @@ bool parse_bool(const std::string& text, const std::string& what) {
   throw UserError(fmt::format("{}: '{}' is not a boolean (true/false)", what, text));
 }
 
+std::string ParamSpec::range_text() const {
+  switch (type) {
+    case ParamType::Int: return lo == 0 && hi == INT32_MAX ? "" : fmt::format("{}..{}", lo, hi);
+    case ParamType::Real: return rlo == -DBL_MAX && rhi == DBL_MAX ? "" : fmt::format("{}..{}", rlo, rhi);
+    case ParamType::Time: return tlo == 0 && thi == kNever ? "" : fmt::format("{}..{}", format_time(tlo), format_time(thi));
+    default: return "";
+  }
+}
+
+namespace {
+double checked_real(const ParamSpec& spec, const std::string& text, const std::string& what) {
+  const double v = parse_real(text, what);
+  if (v < spec.rlo || v > spec.rhi) throw UserError(fmt::format("{}: {} is outside {}", what, text, spec.range_text()));
+  return v;
+}
+const std::string& checked_choice(const ParamSpec& spec, const std::string& text, const std::string& what) {
+  if (spec.choices.empty() || ("|" + spec.choices + "|").find("|" + text + "|") != std::string::npos) return text;
+  std::string list = spec.choices;
+  std::replace(list.begin(), list.end(), '|', ',');
+  throw UserError(fmt::format("{}: '{}' is not one of {}", what, text, list));
+}
+Time checked_time(const ParamSpec& spec, const std::string& text, const std::string& what) {
+  const Time v = parse_time(text, what);
+  if (v < spec.tlo || v > spec.thi) throw UserError(fmt::format("{}: {} is outside {}", what, text, spec.range_text()));
+  return v;
+}
+}  // namespace
+
 void validate_value(const ParamSpec& spec, const std::string& value, const std::string& what) {
   switch (spec.type) {
-    case ParamType::Time: parse_time(value, what); break;
+    case ParamType::Time: checked_time(spec, value, what); break;
     case ParamType::Int: parse_int(value, what, spec.lo, spec.hi); break;
-    case ParamType::Real: parse_real(value, what); break;
+    case ParamType::Real: checked_real(spec, value, what); break;
     case ParamType::Bool: parse_bool(value, what); break;
-    case ParamType::String: break;
+    case ParamType::String: checked_choice(spec, value, what); break;
   }
 }
 
@@ -96,7 +124,9 @@ void ParamValues::set(const std::string& key, const std::string& value, const st
     throw UserError(fmt::format("{}: parameter '{}': not valid UTF-8 text", origin, key));
   const ParamSpec* spec = ParamCatalog::find(key);
   if (spec) {
-    validate_value(*spec, value, fmt::format("{}: parameter '{}'", origin, key));
+    // File origins already end with the key ("scen.yaml:9:9: traffic.load").
+    const bool names_key = origin.size() >= key.size() && origin.compare(origin.size() - key.size(), key.size(), key) == 0;
+    validate_value(*spec, value, names_key ? origin : fmt::format("{}: parameter '{}'", origin, key));
   } else {
     auto dot = key.rfind('.');
     if (dot == std::string::npos || dot == 0 || !ParamCatalog::has_name(key.substr(dot + 1)))
@@ -139,7 +169,7 @@ std::string ParamValues::origin(const std::string& path, const std::string& scop
 Time ParamValues::time(const std::string& path, const std::string& scope, const std::string& name) {
   const ParamSpec* spec;
   auto [v, where] = resolve(path, scope, name, &spec);
-  return parse_time(v, where);
+  return checked_time(*spec, v, where);
 }
 std::int64_t ParamValues::integer(const std::string& path, const std::string& scope, const std::string& name) {
   const ParamSpec* spec;
@@ -149,7 +179,7 @@ std::int64_t ParamValues::integer(const std::string& path, const std::string& sc
 double ParamValues::real(const std::string& path, const std::string& scope, const std::string& name) {
   const ParamSpec* spec;
   auto [v, where] = resolve(path, scope, name, &spec);
-  return parse_real(v, where);
+  return checked_real(*spec, v, where);
 }
 bool ParamValues::boolean(const std::string& path, const std::string& scope, const std::string& name) {
   const ParamSpec* spec;
@@ -158,7 +188,8 @@ bool ParamValues::boolean(const std::string& path, const std::string& scope, con
 }
 std::string ParamValues::string(const std::string& path, const std::string& scope, const std::string& name) {
   const ParamSpec* spec;
-  return resolve(path, scope, name, &spec).first;
+  auto [v, where] = resolve(path, scope, name, &spec);
+  return checked_choice(*spec, v, where);
 }
 
 void ParamValues::fail(const std::string& path, const std::string& scope, const std::string& name, const std::string& msg) const {

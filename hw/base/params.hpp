@@ -1,7 +1,13 @@
 // Parameters, declared next to the class that uses them (SST style), so `sanvp params` can list
 // them all. Values are resolved per instance: "<instance path>.<name>" beats "<scope>.<name>",
 // which beats the declared default. Every resolution is recorded for the report.
+//
+// Each parameter is declared once, in a `<model>.params.yaml` file beside the model (name, type,
+// unit, default, range, meaning); hw/base/paramgen turns it into a `<model>_params.hpp` with a
+// struct of typed fields (defaults from the declaration), typed descriptors (`kName.get(pv,
+// path)`), `read_params()` and the catalog entries. Range checks come from the declaration.
 #pragma once
+#include <cfloat>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -26,7 +32,16 @@ struct ParamSpec {
   // is 0..2^31-1; a declaration says otherwise where a key needs more (or less).
   std::int64_t lo = 0;
   std::int64_t hi = INT32_MAX;
+  // Real and Time parameters: accepted range (inclusive).
+  double rlo = -DBL_MAX;
+  double rhi = DBL_MAX;
+  Time tlo = 0;
+  Time thi = kNever;
+  // String parameters: the accepted values separated by '|' ("" = any text).
+  std::string choices;
   std::string key() const { return scope + "." + name; }
+  // The accepted range as text ("" when the type's whole range is accepted).
+  std::string range_text() const;
 };
 
 // Global catalog of declared parameters. Declaration order is not deterministic across
@@ -93,5 +108,29 @@ std::int64_t parse_int(const std::string& text, const std::string& what, std::in
 double parse_real(const std::string& text, const std::string& what);
 bool parse_bool(const std::string& text, const std::string& what);
 void validate_value(const ParamSpec& spec, const std::string& value, const std::string& what);
+
+// Typed descriptors of declared parameters (generated from the declaration files): the default
+// as a value of its type, and resolution for an instance path (empty: class level only). The
+// value is range-checked against the declaration; errors say where the value was set.
+struct TimeParam {
+  const char* scope; const char* name; Time def;
+  Time get(ParamValues& pv, const std::string& path = {}) const { return pv.time(path, scope, name); }
+};
+struct IntParam {
+  const char* scope; const char* name; std::int64_t def;
+  std::int64_t get(ParamValues& pv, const std::string& path = {}) const { return pv.integer(path, scope, name); }
+};
+struct RealParam {
+  const char* scope; const char* name; double def;
+  double get(ParamValues& pv, const std::string& path = {}) const { return pv.real(path, scope, name); }
+};
+struct BoolParam {
+  const char* scope; const char* name; bool def;
+  bool get(ParamValues& pv, const std::string& path = {}) const { return pv.boolean(path, scope, name); }
+};
+struct StringParam {
+  const char* scope; const char* name; const char* def;
+  std::string get(ParamValues& pv, const std::string& path = {}) const { return pv.string(path, scope, name); }
+};
 
 }  // namespace sanvp

@@ -3,21 +3,12 @@
 // quantum is: `sim.quantum`, never per instance.
 #pragma once
 #include "hw/base/params.hpp"
+#include "hw/base/quantum_params.hpp"
 
 namespace sanvp {
 
-struct QuantumParams {
-  static inline const ParamRegistrar params{{
-      {"sim", "quantum", ParamType::Time, "ns", "10us",
-       "TLM quantum: how far an embedded core may run ahead of SystemC time (one value for the whole simulation)"},
-  }};
-};
-
-// sim.quantum (read without an instance path, so no instance can override it); 0 is refused.
-inline Time tlm_quantum(ParamValues& pv) {
-  const Time q = pv.time("", "sim", "quantum");
-  if (q == 0) pv.fail("", "sim", "quantum", "must be > 0");
-  return q;
-}
+// sim.quantum (read without an instance path, so no instance can override it; the declared
+// range refuses 0).
+inline Time tlm_quantum(ParamValues& pv) { return QuantumParams::kQuantum.get(pv); }
 
 }  // namespace sanvp

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "hw/base/params.hpp"
+#include "hw/clint/arbiter_params.hpp"
 
 namespace sanvp::clint {
 
@@ -107,12 +108,6 @@ class MaxSizeArbiter : public BulkArbiter {
   int r_ = 0;
 };
 
-struct ArbiterParams {
-  static inline const ParamRegistrar params{{
-      {"clint", "arbiter", ParamType::String, "", "lcf", "bulk scheduler: lcf, islip or maxsize"},
-      {"clint", "islip_iterations", ParamType::Int, "", "4", "iSLIP iterations per arbitration"},
-  }};
-};
 
 // Throws UserError for an unknown name.
 std::unique_ptr<BulkArbiter> make_arbiter(const std::string& name, int n, int islip_iterations = 4);

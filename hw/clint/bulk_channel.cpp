@@ -9,30 +9,16 @@ namespace sanvp::clint {
 
 BulkConfig BulkConfig::from(ParamValues& pv) {
   BulkConfig c;
-  c.byte_time = pv.time("", "clint_bulk", "byte_time");
-  c.breq_bytes = static_cast<int>(pv.integer("", "clint_bulk", "breq_bytes"));
-  c.guard = pv.time("", "clint_bulk", "guard");
-  c.arb_lead = pv.time("", "clint_bulk", "arb_lead");
-  c.switch_latency = pv.time("", "clint_bulk", "switch_latency");
-  c.wire_delay = pv.time("", "clint_bulk", "wire_delay");
-  c.send_buffers = static_cast<int>(pv.integer("", "clint_bulk", "send_buffers"));
-  c.host_send_buffers = static_cast<int>(pv.integer("", "clint_bulk", "host_send_buffers"));
-  c.recv_buffers = static_cast<int>(pv.integer("", "clint_bulk", "recv_buffers"));
-  c.per_target_max = static_cast<int>(pv.integer("", "clint_bulk", "per_target_max"));
-  c.timeout = pv.time("", "clint_bulk", "timeout");
-  c.host_recv_time = pv.time("", "clint_bulk", "host_recv_time");
-  c.error_rate = pv.real("", "clint_bulk", "error_rate");
-  c.q_byte_time = pv.time("", "clint_quick", "byte_time");
-  c.q_switch_latency = pv.time("", "clint_quick", "switch_latency");
-  c.q_wire_delay = pv.time("", "clint_quick", "wire_delay");
+  c.read_params(pv);
+  c.q_byte_time = QuickParams::kByteTime.get(pv);
+  c.q_switch_latency = QuickParams::kSwitchLatency.get(pv);
+  c.q_wire_delay = QuickParams::kWireDelay.get(pv);
   c.validate();
   return c;
 }
 
 void BulkConfig::validate() const {
-  if (breq_bytes < 1 || byte_time == 0) throw UserError("clint_bulk: breq_bytes and byte_time must be positive");
-  if (send_buffers < 1 || recv_buffers < 1 || per_target_max < 1 || host_send_buffers < 1)
-    throw UserError("clint_bulk: send_buffers, host_send_buffers, recv_buffers and per_target_max must be >= 1");
+  check_ranges();
   if (arb_lead > slot())
     throw UserError(fmt::format("clint_bulk.arb_lead: {} exceeds the bulk slot {}", format_time(arb_lead), format_time(slot())));
   if (arb_lead < cfg_gnt_transit())
@@ -40,7 +26,6 @@ void BulkConfig::validate() const {
                                 format_time(arb_lead), format_time(cfg_gnt_transit())));
   if (timeout < slot())
     throw UserError(fmt::format("clint_bulk.timeout: {} is shorter than one bulk slot {}", format_time(timeout), format_time(slot())));
-  if (error_rate < 0.0 || error_rate > 1.0) throw UserError("clint_bulk.error_rate: outside [0, 1]");
 }
 
 BulkChannel::BulkChannel(sc_core::sc_module_name nm, const BulkConfig& cfg, const TrafficConfig& traffic, int hosts,
@@ -78,14 +63,7 @@ void BulkChannel::corrupt_next(int src, int dst, int count) {
 
 void BulkChannel::inject(int src, int dst, Time born) {
   Node& n = nodes_.at(static_cast<std::size_t>(src));
-  Packet p;
-  p.src = src;
-  p.dst = dst;
-  p.born = born;
-  p.id = (static_cast<std::uint64_t>(src) << 40) | stats_.generated;
-  p.seq = n.manual_seq.at(static_cast<std::size_t>(dst))++;
-  n.packet_queue.push_back(p);
-  ++stats_.generated;
+  inject_packet(n.packet_queue, n.manual_seq.at(static_cast<std::size_t>(dst)), stats_.generated, src, dst, born);
 }
 
 std::uint64_t BulkChannel::backlog() const {
@@ -106,9 +84,7 @@ void BulkChannel::release_recv(Node& n, Time now) {
 
 void BulkChannel::refill(Node& n, Time now) {
   if (!manual_) {
-    std::size_t before = n.packet_queue.size();
-    n.gen->generate_until(now + 1, n.packet_queue);
-    stats_.generated += n.packet_queue.size() - before;
+    stats_.generated += n.gen->generate_until(now + 1, n.packet_queue);
   }
   // Host: a free HostSendBuffer per packet, announced through SendReg.
   while (!n.packet_queue.empty() && n.packet_queue.front().born <= now) {

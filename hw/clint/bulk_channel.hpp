@@ -38,38 +38,16 @@
 #include "hw/clint/traffic.hpp"
 #include "hw/base/params.hpp"
 #include "hw/base/trace.hpp"
+#include "hw/clint/bulk_channel_params.hpp"
 
 namespace sanvp::clint {
 
-struct BulkConfig {
-  static inline const ParamRegistrar params{{
-      {"clint_bulk", "byte_time", ParamType::Time, "ns", "4ns", "bulk link byte time (2 Gbit/s data, 8B/10B not counted)"},
-      {"clint_bulk", "breq_bytes", ParamType::Int, "bytes", "2086", "bulk request packet size incl. header and CRC"},
-      {"clint_bulk", "guard", ParamType::Time, "ns", "0ns", "gap at the start of every bulk slot (PLL lock, misalignment)"},
-      {"clint_bulk", "arb_lead", ParamType::Time, "ns", "3.2us", "cfg snapshot to start of the transfer slot (cfg, arbitration, gnt); fitted to Table 2"},
-      {"clint_bulk", "switch_latency", ParamType::Time, "ns", "1.5ns", "flow-through bulk crossbar latency"},
-      {"clint_bulk", "wire_delay", ParamType::Time, "ns", "25ns", "bulk link propagation delay (5 m)"},
-      {"clint_bulk", "send_buffers", ParamType::Int, "", "16", "NICSendBuffers per host"},
-      {"clint_bulk", "host_send_buffers", ParamType::Int, "", "64", "HostSendBuffers per host (SendReg look-ahead of the prefetch)"},
-      {"clint_bulk", "recv_buffers", ParamType::Int, "", "16", "receive buffers per host (HostRecvBuffers on the NIC free list)"},
-      {"clint_bulk", "per_target_max", ParamType::Int, "", "16", "prefetch cap: send buffers one target may hold"},
-      {"clint_bulk", "timeout", ParamType::Time, "ns", "16.688us", "loss detection: transfer start to retransmission (end of the ack slot)"},
-      {"clint_bulk", "host_recv_time", ParamType::Time, "ns", "0ns", "host holds a receive buffer this long before RecvCmplReg"},
-      {"clint_bulk", "error_rate", ParamType::Real, "", "0", "probability that a breq arrives with a CRC error"},
-  }};
-  Time byte_time = 4 * kNs;
-  int breq_bytes = 2086;
-  Time guard = 0;
-  Time arb_lead = 3200 * kNs;
-  Time switch_latency = 1500;
-  Time wire_delay = 25 * kNs;
-  int send_buffers = 16, recv_buffers = 16, per_target_max = 16, host_send_buffers = 64;
-  Time timeout = 16688 * kNs;
-  Time host_recv_time = 0;
-  double error_rate = 0.0;
-  Time q_byte_time = 15152;
-  Time q_switch_latency = 90 * kNs;
-  Time q_wire_delay = 25 * kNs;
+// Link timing, slot, buffers, loss detection and error rate: bulk_channel.params.yaml. The
+// quick link's timing (clint_quick.*) times the cfg and gnt packets.
+struct BulkConfig : BulkParams {
+  Time q_byte_time = QuickParams::kByteTime.def;
+  Time q_switch_latency = QuickParams::kSwitchLatency.def;
+  Time q_wire_delay = QuickParams::kWireDelay.def;
   static constexpr int kCfgBytes = 19, kGntBytes = 4, kBackBytes = 4;
 
   Time slot() const { return static_cast<Time>(breq_bytes) * byte_time + guard; }

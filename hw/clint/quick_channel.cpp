@@ -15,31 +15,14 @@ enum Prio { kDeliver = 0, kHead = 1, kResolve = 2, kTx = 3, kGen = 4 };
 
 QuickConfig QuickConfig::from(ParamValues& pv, Time bulk_slot) {
   QuickConfig c;
-  c.byte_time = pv.time("", "clint_quick", "byte_time");
-  c.switch_latency = pv.time("", "clint_quick", "switch_latency");
-  c.wire_delay = pv.time("", "clint_quick", "wire_delay");
-  c.qreq_bytes = static_cast<int>(pv.integer("", "clint_quick", "qreq_bytes"));
-  c.qack_bytes = static_cast<int>(pv.integer("", "clint_quick", "qack_bytes"));
-  c.send_buffers = static_cast<int>(pv.integer("", "clint_quick", "send_buffers"));
-  c.host_send_buffers = static_cast<int>(pv.integer("", "clint_quick", "host_send_buffers"));
-  c.recv_buffers = static_cast<int>(pv.integer("", "clint_quick", "recv_buffers"));
-  c.timeout = pv.time("", "clint_quick", "timeout");
-  c.backoff = pv.time("", "clint_quick", "backoff");
-  c.interleave = pv.boolean("", "clint_quick", "interleave");
-  c.bulk_bytes = static_cast<int>(pv.integer("", "clint_quick", "bulk_bytes"));
-  c.host_recv_time = pv.time("", "clint_quick", "host_recv_time");
-  c.error_rate = pv.real("", "clint_quick", "error_rate");
+  c.read_params(pv);
   c.bulk_slot = bulk_slot;
   c.validate();
   return c;
 }
 
 void QuickConfig::validate() const {
-  if (byte_time == 0 || qreq_bytes < 1 || qack_bytes < 1) throw UserError("clint_quick: packet sizes and byte_time must be positive");
-  if (send_buffers < 1 || recv_buffers < 1 || host_send_buffers < 1)
-    throw UserError("clint_quick: send_buffers, host_send_buffers and recv_buffers must be >= 1");
-  if (bulk_bytes < 0) throw UserError("clint_quick.bulk_bytes: must be >= 0");
-  if (error_rate < 0.0 || error_rate > 1.0) throw UserError("clint_quick.error_rate: outside [0, 1]");
+  check_ranges();
   if (bulk_slot == 0 || static_cast<Time>(bulk_bytes) * byte_time + qreq_time() >= bulk_slot)
     throw UserError("clint_quick.bulk_bytes: the bulk signalling window leaves no room for a qreq in a bulk slot");
   if (timeout < qreq_time() + qack_time() + 2 * switch_latency + 4 * wire_delay)
@@ -71,14 +54,7 @@ QuickChannel::QuickChannel(sc_core::sc_module_name nm, const QuickConfig& cfg, c
 
 void QuickChannel::inject(int src, int dst, Time born) {
   Node& n = nodes_.at(static_cast<std::size_t>(src));
-  Packet p;
-  p.src = src;
-  p.dst = dst;
-  p.born = born;
-  p.id = (static_cast<std::uint64_t>(src) << 40) | stats_.generated;
-  p.seq = n.manual_seq.at(static_cast<std::size_t>(dst))++;
-  n.queue.push_back(p);
-  ++stats_.generated;
+  inject_packet(n.queue, n.manual_seq.at(static_cast<std::size_t>(dst)), stats_.generated, src, dst, born);
 }
 
 void QuickChannel::set_enable(int target, int initiator, bool enabled) {
@@ -111,9 +87,7 @@ void QuickChannel::run() {
 void QuickChannel::generate(int h) {
   Node& n = nodes_[static_cast<std::size_t>(h)];
   if (!manual_) {
-    std::size_t before = n.queue.size();
-    n.gen->generate_until(sc_now_ps() + 1, n.queue);
-    stats_.generated += n.queue.size() - before;
+    stats_.generated += n.gen->generate_until(sc_now_ps() + 1, n.queue);
     agenda_.at(n.gen->next_birth(), kGen, [this, h] { generate(h); });
   }
   refill(h);

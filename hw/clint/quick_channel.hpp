@@ -33,37 +33,13 @@
 #include "hw/clint/traffic.hpp"
 #include "hw/base/params.hpp"
 #include "hw/base/rng.hpp"
+#include "hw/clint/quick_channel_params.hpp"
 
 namespace sanvp::clint {
 
-struct QuickConfig {
-  static inline const ParamRegistrar params{{
-      {"clint_quick", "byte_time", ParamType::Time, "ns", "15.152ns", "quick link byte time (0.528 Gbit/s data)"},
-      {"clint_quick", "switch_latency", ParamType::Time, "ns", "90ns", "pipelined quick crossbar latency (6 stages)"},
-      {"clint_quick", "wire_delay", ParamType::Time, "ns", "25ns", "quick link propagation delay (5 m)"},
-      {"clint_quick", "qreq_bytes", ParamType::Int, "bytes", "36", "quick request packet size"},
-      {"clint_quick", "qack_bytes", ParamType::Int, "bytes", "4", "quick acknowledgment packet size"},
-      {"clint_quick", "send_buffers", ParamType::Int, "", "4", "quick NIC send buffers per host"},
-      {"clint_quick", "host_send_buffers", ParamType::Int, "", "16", "quick HostSendBuffers per host"},
-      {"clint_quick", "recv_buffers", ParamType::Int, "", "4", "quick receive buffers per host"},
-      {"clint_quick", "timeout", ParamType::Time, "ns", "2us", "qreq transmission start to retransmission when no qack came"},
-      {"clint_quick", "backoff", ParamType::Time, "ns", "1us", "retransmission back-off, uniform in [0, backoff]"},
-      {"clint_quick", "interleave", ParamType::Bool, "", "false", "interleave acks into qreqs in NIC and switch (sanvp clint: on for Q2)"},
-      {"clint_quick", "bulk_bytes", ParamType::Int, "bytes", "27", "quick byte times per bulk slot taken by cfg + gnt + back"},
-      {"clint_quick", "host_recv_time", ParamType::Time, "ns", "0ns", "host holds a quick receive buffer this long"},
-      {"clint_quick", "error_rate", ParamType::Real, "", "0", "probability that a qreq arrives with a CRC error"},
-  }};
-  Time byte_time = 15152;
-  Time switch_latency = 90 * kNs;
-  Time wire_delay = 25 * kNs;
-  int qreq_bytes = 36, qack_bytes = 4;
-  int send_buffers = 4, recv_buffers = 4, host_send_buffers = 16;
-  Time timeout = 2 * kUs, backoff = 1 * kUs;
-  bool interleave = false;
-  int bulk_bytes = 27;
+// Link timing, packet sizes, buffers, retransmission and error rate: quick_channel.params.yaml.
+struct QuickConfig : QuickParams {
   Time bulk_slot = 2086 * 4 * kNs;  // from the bulk channel's configuration
-  Time host_recv_time = 0;
-  double error_rate = 0.0;
   Time qreq_time() const { return static_cast<Time>(qreq_bytes) * byte_time; }
   Time qack_time() const { return static_cast<Time>(qack_bytes) * byte_time; }
   static QuickConfig from(ParamValues& pv, Time bulk_slot);

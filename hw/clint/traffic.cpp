@@ -8,13 +8,7 @@ namespace sanvp::clint {
 
 TrafficConfig TrafficConfig::from(ParamValues& pv) {
   TrafficConfig c;
-  c.load = pv.real("", "clint", "load");
-  c.bursty = pv.boolean("", "clint", "bursty");
-  c.max_burst = static_cast<int>(pv.integer("", "clint", "max_burst"));
-  c.burst_same_dest = pv.boolean("", "clint", "burst_same_dest");
-  c.self_traffic = pv.boolean("", "clint", "self_traffic");
-  if (!(c.load >= kMinLoad && c.load <= 1.0)) pv.fail("", "clint", "load", fmt::format("{} outside [{}, 1]", c.load, kMinLoad));
-  if (c.max_burst < 1) throw UserError(fmt::format("clint.max_burst: {} must be >= 1", c.max_burst));
+  c.read_params(pv);
   return c;
 }
 
@@ -36,7 +30,19 @@ int TrafficGen::pick_dst() {
   return d >= host_ ? d + 1 : d;
 }
 
-void TrafficGen::generate_until(Time until, std::deque<Packet>& queue) {
+void inject_packet(std::deque<Packet>& queue, std::uint64_t& pair_seq, std::uint64_t& generated, int src, int dst,
+                   Time born) {
+  Packet p;
+  p.src = src;
+  p.dst = dst;
+  p.born = born;
+  p.id = (static_cast<std::uint64_t>(src) << 40) | generated++;
+  p.seq = pair_seq++;
+  queue.push_back(p);
+}
+
+std::size_t TrafficGen::generate_until(Time until, std::deque<Packet>& queue) {
+  const std::size_t before = queue.size();
   while (next_ < until) {
     int n = cfg_.bursty ? 1 + static_cast<int>(rng_.below(static_cast<std::uint64_t>(cfg_.max_burst))) : 1;
     int dst = pick_dst();
@@ -52,6 +58,7 @@ void TrafficGen::generate_until(Time until, std::deque<Packet>& queue) {
     }
     next_ += static_cast<Time>(rng_.uniform01() * 2.0 * mean_gap_ps_);
   }
+  return queue.size() - before;
 }
 
 }  // namespace sanvp::clint

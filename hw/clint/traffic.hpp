@@ -8,6 +8,7 @@
 #include "hw/base/params.hpp"
 #include "hw/base/rng.hpp"
 #include "hw/base/time.hpp"
+#include "hw/clint/traffic_params.hpp"
 
 namespace sanvp::clint {
 
@@ -15,21 +16,16 @@ namespace sanvp::clint {
 // gap between packets no longer fits the picosecond clock.
 inline constexpr double kMinLoad = 1e-6;
 
-struct TrafficConfig {
-  static inline const ParamRegistrar params{{
-      {"clint", "load", ParamType::Real, "", "0.5", "offered load per host, fraction of link bandwidth (sanvp clint: --loads)"},
-      {"clint", "bursty", ParamType::Bool, "", "false", "bursts of uniform length 1..max_burst (sanvp clint: --bursty)"},
-      {"clint", "max_burst", ParamType::Int, "", "5", "longest burst (packets)"},
-      {"clint", "burst_same_dest", ParamType::Bool, "", "true", "all packets of a burst go to one target (unstated in the paper)"},
-      {"clint", "self_traffic", ParamType::Bool, "", "false", "a host may address itself (unstated in the paper)"},
-  }};
-  double load = 0.5;
-  bool bursty = false;
-  int max_burst = 5;
-  bool burst_same_dest = true;
-  bool self_traffic = false;
+// load, bursty, max_burst, burst_same_dest, self_traffic: traffic.params.yaml (load >= kMinLoad).
+struct TrafficConfig : TrafficParams {
   static TrafficConfig from(ParamValues& pv);
 };
+
+struct Packet;
+// Appends a packet injected by hand (tests, traces) from `src` to `dst`, born at `born`: its id
+// is the channel's next (`generated`, incremented), its sequence number the pair's next.
+void inject_packet(std::deque<Packet>& queue, std::uint64_t& pair_seq, std::uint64_t& generated, int src, int dst,
+                   Time born);
 
 struct Packet {
   std::uint64_t id = 0;    // unique per run: (source << 40) | serial
@@ -43,8 +39,8 @@ struct Packet {
 class TrafficGen {
  public:
   TrafficGen(const TrafficConfig& cfg, int host, int hosts, Time packet_time, std::uint64_t seed, const char* channel);
-  // Appends every packet born before `until` to `queue`.
-  void generate_until(Time until, std::deque<Packet>& queue);
+  // Appends every packet born before `until` to `queue`; returns how many.
+  std::size_t generate_until(Time until, std::deque<Packet>& queue);
   Time next_birth() const { return next_; }
   std::uint64_t generated() const { return serial_; }
 

@@ -13,10 +13,8 @@ enum Prio { kDeliver = 0, kHead = 1, kResolve = 2, kTx = 3, kGen = 4 };
 
 UnscheduledConfig UnscheduledConfig::from(ParamValues& pv, UnscheduledMode mode) {
   UnscheduledConfig c;
+  c.read_params(pv);
   c.mode = mode;
-  c.out_buffers = static_cast<int>(pv.integer("", "clint_bulk", "out_buffers"));
-  c.timeout = pv.time("", "clint_bulk", "unsched_timeout");
-  if (c.out_buffers < 1) throw UserError("clint_bulk.out_buffers: must be >= 1");
   return c;
 }
 
@@ -56,9 +54,7 @@ void UnscheduledBulk::run() {
 
 void UnscheduledBulk::generate(int h) {
   Node& n = nodes_[static_cast<std::size_t>(h)];
-  std::size_t before = n.queue.size();
-  n.gen->generate_until(sc_now_ps() + 1, n.queue);
-  stats_.generated += n.queue.size() - before;
+  stats_.generated += n.gen->generate_until(sc_now_ps() + 1, n.queue);
   agenda_.at(n.gen->next_birth(), kGen, [this, h] { generate(h); });
   refill(h);
   tx_try(h);

@@ -21,19 +21,15 @@
 
 #include "hw/clint/agenda.hpp"
 #include "hw/clint/bulk_channel.hpp"
+#include "hw/clint/unscheduled_bulk_params.hpp"
 
 namespace sanvp::clint {
 
 enum class UnscheduledMode { Drop, BackPressure, OutputBuffered };
 
-struct UnscheduledConfig {
-  static inline const ParamRegistrar params{{
-      {"clint_bulk", "out_buffers", ParamType::Int, "", "16", "B3: packet buffers per switch output port"},
-      {"clint_bulk", "unsched_timeout", ParamType::Time, "ns", "20us", "B1/B3: transmission start to retransmission (bulk round trip)"},
-  }};
+// out_buffers (B3) and timeout (clint_bulk.unsched_timeout): unscheduled_bulk.params.yaml.
+struct UnscheduledConfig : UnscheduledParams {
   UnscheduledMode mode = UnscheduledMode::Drop;
-  int out_buffers = 16;
-  Time timeout = 20 * kUs;
   static UnscheduledConfig from(ParamValues& pv, UnscheduledMode mode);
 };
 

@@ -12,24 +12,11 @@ namespace sanvp {
 TrafficConfig TrafficConfig::from_params(ParamValues& pv, const std::string& path) {
   // Range errors say where the value was set (ParamValues::fail).
   auto fail = [&](const char* name, const std::string& msg) { pv.fail(path, "traffic", name, msg); };
+  // Declared ranges: burst at most 1e6 (a burst is created at once, so an absurd mean would
+  // never end its first burst); load at least 1e-6 (below, the gaps overflow time).
   TrafficConfig c;
-  c.pattern = pv.string(path, "traffic", "pattern");
-  c.process = pv.string(path, "traffic", "process");
-  c.load = pv.real(path, "traffic", "load");
-  c.payload = static_cast<int>(pv.integer(path, "traffic", "payload"));
-  if (c.pattern != "uniform" && c.pattern != "permutation" && c.pattern != "hotspot" && c.pattern != "none")
-    fail("pattern", fmt::format("unknown pattern '{}' (uniform, permutation, hotspot, none)", c.pattern));
-  if (c.process != "poisson" && c.process != "periodic" && c.process != "bursty")
-    fail("process", fmt::format("unknown process '{}' (poisson, periodic, bursty)", c.process));
-  c.burst = pv.real(path, "traffic", "burst");
-  c.hotspot = static_cast<int>(pv.integer(path, "traffic", "hotspot"));
-  c.hotspot_fraction = pv.real(path, "traffic", "hotspot_fraction");
-  c.shift = static_cast<int>(pv.integer(path, "traffic", "shift"));
-  // Bounded: a burst is created at once, so an absurd mean would never end its first burst.
-  if (!(c.burst >= 1.0 && c.burst <= 1e6)) fail("burst", fmt::format("{} out of range [1, 1e6] packets", c.burst));
-  if (!(c.hotspot_fraction >= 0.0 && c.hotspot_fraction <= 1.0))
-    fail("hotspot_fraction", fmt::format("{} out of range [0, 1]", c.hotspot_fraction));
-  const std::string sizes = pv.string(path, "traffic", "sizes");
+  c.read_params(pv, path);
+  const std::string& sizes = c.sizes_text;
   for (std::size_t pos = 0; pos < sizes.size();) {
     std::size_t comma = sizes.find(',', pos);
     const std::string item = sizes.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
@@ -42,10 +29,6 @@ TrafficConfig TrafficConfig::from_params(ParamValues& pv, const std::string& pat
     if (!(w > 0.0)) fail("sizes", fmt::format("weight {} of {} bytes must be positive", w, bytes));
     c.sizes.emplace_back(bytes, w);
   }
-  // Below 1e-6 a run of any length creates almost no packet, and the gaps overflow time.
-  if (!(c.load >= 1e-6 && c.load <= 1.0)) fail("load", fmt::format("{} out of range [1e-06, 1]", c.load));
-  if (c.payload < kPayloadHeader || c.payload > (1 << 24))
-    fail("payload", fmt::format("{} out of range ({}..16777216)", c.payload, kPayloadHeader));
   return c;
 }
 

@@ -17,22 +17,17 @@
 #include "hw/link/flow_controller.hpp"
 #include "hw/base/rng.hpp"
 #include "hw/base/wakeup.hpp"
+#include "hw/endpoint/traffic_endpoint_params.hpp"
 
 namespace sanvp {
 
-struct TrafficConfig {
-  std::string pattern = "uniform";  // uniform | permutation | hotspot | none
-  std::string process = "poisson";  // poisson | periodic | bursty
-  double load = 0.5;                // offered load, fraction of one link's bandwidth
-  int payload = 256;                // payload bytes per packet (when `sizes` is empty)
+// pattern, process, load, payload, sizes_text, burst, hotspot, hotspot_fraction, shift:
+// traffic_endpoint.params.yaml.
+struct TrafficConfig : TrafficParams {
   Time start = 0;
   Time stop = kMs;                  // no packet is created at or after this time
   // Message-size mix: (payload bytes, weight); empty = every packet has `payload` bytes.
   std::vector<std::pair<int, double>> sizes;
-  double burst = 8.0;               // bursty: mean packets per burst (geometric), one destination each
-  int hotspot = 0;                  // hotspot: the hot node
-  double hotspot_fraction = 0.25;   // hotspot: share of packets sent to it
-  int shift = 0;                    // permutation: dst = (src + shift) mod n; 0 = seeded random derangement
   std::vector<int> permutation;     // permutation: destination of each node (filled by Network)
   std::vector<int> targets;         // nodes that take test traffic (filled by Network when some nodes are NICs); empty = all
   static TrafficConfig from_params(ParamValues& pv, const std::string& path);
@@ -41,17 +36,6 @@ struct TrafficConfig {
 
 class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
  public:
-  static inline const ParamRegistrar params{{
-      {"traffic", "pattern", ParamType::String, "", "uniform", "destinations: uniform (random other node), permutation, hotspot or none"},
-      {"traffic", "process", ParamType::String, "", "poisson", "arrival process: poisson, periodic or bursty"},
-      {"traffic", "sizes", ParamType::String, "", "", "payload mix 'bytes:weight,...' (e.g. 64:3,1024:1); empty = traffic.payload"},
-      {"traffic", "burst", ParamType::Real, "packets", "8", "bursty: mean burst length (geometric), one destination per burst"},
-      {"traffic", "hotspot", ParamType::Int, "", "0", "hotspot: id of the hot node"},
-      {"traffic", "hotspot_fraction", ParamType::Real, "", "0.25", "hotspot: fraction of packets sent to the hot node"},
-      {"traffic", "shift", ParamType::Int, "", "0", "permutation: dst = (src+shift) mod n; 0 = random derangement from the seed"},
-      {"traffic", "load", ParamType::Real, "", "0.5", "offered load per node, fraction of link bandwidth (0..1]"},
-      {"traffic", "payload", ParamType::Int, "bytes", "256", "payload bytes per packet (>= 8)"},
-  }};
 
   struct Stats {
     std::uint64_t sent_packets = 0, sent_flits = 0, recv_packets = 0, recv_bytes = 0, errors = 0;

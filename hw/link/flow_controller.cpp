@@ -8,10 +8,7 @@ namespace sanvp {
 
 FlowControlConfig FlowControlConfig::from_params(ParamValues& pv, const std::string& path) {
   FlowControlConfig c;
-  c.bl = static_cast<int>(pv.integer(path, "fc", "bl"));
-  c.ks = static_cast<int>(pv.integer(path, "fc", "ks"));
-  c.kg = static_cast<int>(pv.integer(path, "fc", "kg"));
-  c.fc = pv.time(path, "fc", "fc");
+  c.read_params(pv, path);
   for (const char* n : {"bl", "ks", "kg", "fc"}) {
     const std::string o = pv.origin(path, "fc", n);
     if (!o.empty()) c.set_at += fmt::format("{}fc.{} from {}", c.set_at.empty() ? "" : "; ", n, o);
@@ -29,7 +26,11 @@ void FlowControlConfig::validate(const LinkTiming& lt, Time sd, const std::strin
   // "(fc.ks from scen.yaml:7:9: params.fc.ks)": the values in the message came from there.
   const std::string from = set_at.empty() ? "" : " (" + set_at + ")";
   auto fail = [&](const std::string& msg) { throw UserError(msg + from); };
-  if (bl < 1 || bl > 1 << 20) fail(fmt::format("{}: bl={} out of range (1..1048576)", at, bl));
+  try {
+    check_ranges(at + ": ");
+  } catch (const UserError& e) {
+    fail(e.what());
+  }
   if (ks > bl) fail(fmt::format("{}: ks={} > bl={}: STOP threshold must not exceed the buffer (need kg < ks <= bl)", at, ks, bl));
   if (kg >= ks) fail(fmt::format("{}: kg={} >= ks={}: GO threshold must lie below STOP threshold (need 0 <= kg < ks <= bl)", at, kg, ks));
   if (kg < 0) fail(fmt::format("{}: kg={} is negative", at, kg));

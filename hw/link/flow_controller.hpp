@@ -15,16 +15,15 @@
 #include <systemc>
 #include <vector>
 
+#include "hw/link/flow_controller_params.hpp"
 #include "hw/link/link.hpp"
 #include "hw/base/params.hpp"
 
 namespace sanvp {
 
-struct FlowControlConfig {
-  int bl = 64;          // slack buffer length in flits
-  int ks = 53;          // STOP threshold
-  int kg = 17;          // GO threshold
-  Time fc = 3260;       // flow-controller delay (paid by each of the two flow controllers)
+// bl, ks, kg and fc (flow-controller delay, paid by each of the two flow controllers) are
+// declared in flow_controller.params.yaml.
+struct FlowControlConfig : FlowControlParams {
   std::string set_at;   // where non-default bl/ks/kg/fc were set (scenario file, --set), for errors
 
   static FlowControlConfig from_params(ParamValues& pv, const std::string& path);
@@ -38,12 +37,6 @@ struct FlowControlConfig {
 
 class FlowController : public sc_core::sc_module {
  public:
-  static inline const ParamRegistrar params{{
-      {"fc", "bl", ParamType::Int, "flits", "64", "slack buffer length per input"},
-      {"fc", "ks", ParamType::Int, "flits", "53", "STOP threshold: occupancy that sends STOP upstream"},
-      {"fc", "kg", ParamType::Int, "flits", "17", "GO threshold: occupancy that sends GO upstream"},
-      {"fc", "fc", ParamType::Time, "ns", "3.26ns", "flow-controller delay for a control symbol (paid at both ends)"},
-  }};
 
   struct Entry { Time arrival; Flit flit; };
   struct Stats { std::uint64_t stops = 0, gos = 0; int max_occupancy = 0; };

@@ -9,25 +9,19 @@
 #include <systemc>
 
 #include "hw/link/flit.hpp"
+#include "hw/link/link_params.hpp"
 #include "hw/base/params.hpp"
 #include "hw/base/trace.hpp"
 
 namespace sanvp {
 
-struct LinkTiming {
-  Time ld = 17 * kNs;   // propagation delay of one flit or control symbol
-  Time cp = 6250;       // character period: time to put one flit on the link
-};
+// LinkTiming {ld, cp}: propagation delay and character period, declared in link.params.yaml
+// (scope "link"; both may be set per link with "<link path>.ld").
 
 class LinkTransmitter;
 
 class LinkChannel {
  public:
-  // Parameters (scope "link"): ld and cp may be set per link with "<link path>.ld".
-  static inline const ParamRegistrar params{{
-      {"link", "ld", ParamType::Time, "ns", "17ns", "link propagation delay of a flit or control symbol"},
-      {"link", "cp", ParamType::Time, "ns", "6.25ns", "character period: time to transmit one flit (byte)"},
-  }};
 
   LinkChannel(std::string path, LinkTiming t) : path_(std::move(path)), timing_(t) {}
   void bind(FlitReceiver* rx, ControlReceiver* tx) { rx_ = rx; tx_ = tx; }

@@ -18,30 +18,30 @@ using lanai::FaultKind;
 using lanai::Insn;
 
 LanaiCore::Config LanaiCore::Config::from_params(ParamValues& pv, const std::string& path) {
+  // The declared clock range keeps it at 1 Hz or more: cycle times are computed in whole Hz.
   Config c;
-  c.clock_mhz = pv.real(path, "nic.core", "clock");
-  // Cycle times are computed in whole Hz (clock_hz()): below 1 Hz the period would divide by 0.
-  if (!(c.clock_mhz >= 1e-6) || c.clock_mhz > 100000.0)
-    pv.fail(path, "nic.core", "clock", fmt::format("{} MHz is not a usable clock (1e-06 <= f <= 100000 MHz, i.e. at least 1 Hz)", c.clock_mhz));
+  c.read_params(pv, path);
   c.quantum = tlm_quantum(pv);
-  c.dmi = pv.boolean(path, "nic.core", "dmi");
-  const char* names[] = {"cycles_alu", "cycles_load", "cycles_store", "cycles_branch", "cycles_jump", "cycles_load_pc"};
-  for (std::size_t i = 0; i < c.cycles.size(); ++i) {
-    const auto v = pv.integer(path, "nic.core", names[i]);
-    if (v < 1 || v > 255) throw UserError(fmt::format("nic.core.{}: {} is outside 1..255", names[i], v));
-    c.cycles[i] = static_cast<std::uint8_t>(v);
-  }
-  const auto t = pv.integer(path, "nic.core", "cycles_taken");
-  if (t < 0 || t > 255) throw UserError(fmt::format("nic.core.cycles_taken: {} is outside 0..255", t));
-  c.taken_extra = static_cast<std::uint32_t>(t);
   return c;
+}
+
+std::uint8_t LanaiCore::Config::cycles_of(lanai::CycleClass c) const {
+  switch (c) {
+    case lanai::CycleClass::kAlu: return cycles_alu;
+    case lanai::CycleClass::kLoad: return cycles_load;
+    case lanai::CycleClass::kStore: return cycles_store;
+    case lanai::CycleClass::kBranch: return cycles_branch;
+    case lanai::CycleClass::kJump: return cycles_jump;
+    default: return cycles_load_pc;
+  }
 }
 
 std::uint64_t LanaiCore::Config::clock_hz() const { return static_cast<std::uint64_t>(std::llround(clock_mhz * 1e6)); }
 
 LanaiCore::LanaiCore(sc_core::sc_module_name name, const Config& cfg, Program prog)
     : sc_module(name), socket("socket"), cfg_(cfg), prog_(std::move(prog)), clock_hz_(cfg.clock_hz()) {
-  taken_extra = cfg_.taken_extra;
+  cfg_.check_ranges(std::string(this->name()) + ": ");
+  taken_extra = cfg_.cycles_taken;
   if (prog_.code_hi < prog_.code_lo || ((prog_.code_lo | prog_.code_hi) & 3u))
     throw UserError(fmt::format("{}: bad code range 0x{:x}..0x{:x}", this->name(), prog_.code_lo, prog_.code_hi));
   code_len_ = prog_.code_hi - prog_.code_lo;
@@ -82,7 +82,7 @@ void LanaiCore::enable_profile() {
 
 Insn LanaiCore::decode_with_cycles(std::uint32_t raw) const {
   Insn d = lanai::decode(raw);
-  d.cyc = cfg_.cycles[static_cast<std::size_t>(d.cls)];
+  d.cyc = cfg_.cycles_of(d.cls);
   return d;
 }
 

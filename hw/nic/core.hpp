@@ -22,32 +22,20 @@
 #include "hw/base/endian.hpp"
 #include "hw/base/params.hpp"
 #include "hw/base/quantum.hpp"
+#include "hw/nic/core_params.hpp"
 #include "hw/base/time.hpp"
 
 namespace sanvp::nic {
 
 class LanaiCore : public sc_core::sc_module {
  public:
-  static inline const ParamRegistrar params{{
-      {"nic.core", "clock", ParamType::Real, "MHz", "66", "core clock frequency"},
-      {"nic.core", "dmi", ParamType::Bool, "", "true", "direct memory interface to SRAM (false: every fetch/load/store is a b_transport)"},
-      {"nic.core", "cycles_alu", ParamType::Int, "cycles", "1", "ALU, shift, select, set-on-condition, popc/leadz/trailz, mov"},
-      {"nic.core", "cycles_load", ParamType::Int, "cycles", "2", "load (word or part-word; includes the load-use interlock)"},
-      {"nic.core", "cycles_store", ParamType::Int, "cycles", "1", "store"},
-      {"nic.core", "cycles_branch", ParamType::Int, "cycles", "1", "conditional or unconditional branch, not taken"},
-      {"nic.core", "cycles_taken", ParamType::Int, "cycles", "1", "extra cycles of a taken branch"},
-      {"nic.core", "cycles_jump", ParamType::Int, "cycles", "2", "ALU write to pc (jump or call through a register)"},
-      {"nic.core", "cycles_load_pc", ParamType::Int, "cycles", "3", "load into pc (function return)"},
-  }};
 
-  struct Config {
-    double clock_mhz = 66.0;
-    Time quantum = 10 * kUs;
-    bool dmi = true;
-    std::array<std::uint8_t, static_cast<std::size_t>(lanai::CycleClass::kCount)> cycles{{1, 2, 1, 1, 2, 3}};
-    std::uint32_t taken_extra = 1;
+  // Clock, DMI and cycles per instruction class: core.params.yaml (nic.core.*).
+  struct Config : CoreParams {
+    Time quantum = QuantumParams::kQuantum.def;
     static Config from_params(ParamValues& pv, const std::string& path);
     std::uint64_t clock_hz() const;
+    std::uint8_t cycles_of(lanai::CycleClass c) const;
   };
 
   // What the loader tells the core about the program in SRAM.

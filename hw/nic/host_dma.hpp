@@ -15,14 +15,12 @@
 #include "hw/nic/register.hpp"
 #include "hw/nic/sram.hpp"
 #include "hw/pci/pci_bus.hpp"
+#include "hw/nic/host_dma_params.hpp"
 
 namespace sanvp::nic {
 
 class HostDma : public sc_core::sc_module {
  public:
-  static inline const ParamRegistrar params{{
-      {"nic.hdma", "setup", ParamType::Time, "ns", "60ns", "per-descriptor engine overhead: descriptor fetch from SRAM and start-up, before the first PCI burst"},
-  }};
 
   struct Stats { std::uint64_t descriptors = 0, bytes_to_sram = 0, bytes_to_host = 0, errors = 0; Time busy = 0; };
   // Observer: (descriptor index, local, host, length, to_sram, start, end) for timelines.

@@ -13,15 +13,14 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   const std::string path = this->name();
   if (node_id > kMaxNicNode)  // its packet ids would collide (hw/link/flit.hpp)
     throw UserError(fmt::format("{}: node {} is above the largest node a NIC can have ({})", path, node_id, kMaxNicNode));
-  const auto size = pv.integer(path, "nic", "sram_bytes");
-  if (size <= 0 || size % 8 || size > map::kSramMaxSize)
-    throw UserError(fmt::format("{}: nic.sram_bytes = {} must be a positive multiple of 8 of at most {}", path, size, map::kSramMaxSize));
+  const auto size = NicParams::kSramBytes.get(pv, path);
+  if (size % 8) pv.fail(path, "nic", "sram_bytes", fmt::format("{} is not a multiple of 8", size));
   sram_ = std::make_unique<Sram>("sram", static_cast<std::uint32_t>(size));
-  sys_ = std::make_unique<SysRegs>("sys", pv.time(path + ".sys", "nic.sys", "latency"));
+  sys_ = std::make_unique<SysRegs>("sys", SysRegsParams::kLatency.get(pv, path + ".sys"));
   osc_ = std::make_unique<Oscillator>(OscillatorConfig::from_params(pv, path + ".osc"), Rng(seed, path + ".osc"));
-  regs_ = std::make_unique<NicRegs>("regs", pv.time(path + ".regs", "nic.regs", "latency"), *osc_, node_id);
+  regs_ = std::make_unique<NicRegs>("regs", NicRegsParams::kLatency.get(pv, path + ".regs"), *osc_, node_id);
   auto raise = [this](std::uint32_t bits) { regs_->raise(bits); };
-  hdma_ = std::make_unique<HostDma>("hdma", *sram_, pci, host, raise, pv.time(path + ".hdma", "nic.hdma", "setup"));
+  hdma_ = std::make_unique<HostDma>("hdma", *sram_, pci, host, raise, HostDmaParams::kSetup.get(pv, path + ".hdma"));
   send_ = std::make_unique<SendDma>("send", *sram_, raise, node_id);
   recv_ = std::make_unique<RecvDma>("recv", *sram_, raise, FlowControlConfig::from_params(pv, path));
   regs_->add_window(&hdma_->registers());

@@ -27,14 +27,12 @@
 #include "hw/nic/sram.hpp"
 #include "hw/nic/sys_regs.hpp"
 #include "hw/pci/pci_bus.hpp"
+#include "hw/nic/nic_params.hpp"
 
 namespace sanvp::nic {
 
 class Nic : public sc_core::sc_module {
  public:
-  static inline const ParamRegistrar params{{
-      {"nic", "sram_bytes", ParamType::Int, "bytes", "1048576", "SRAM of a network NIC (firmware images must be linked for at most this)"},
-  }};
 
   // `path` params are resolved under this module's name (e.g. "n3.nic.core.clock").
   Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, LanaiCore::Program program,

@@ -22,14 +22,12 @@
 #include "hw/nic/register.hpp"
 #include "hw/base/params.hpp"
 #include "hw/base/trace.hpp"
+#include "hw/nic/nic_regs_params.hpp"
 
 namespace sanvp::nic {
 
 class NicRegs : public sc_core::sc_module {
  public:
-  static inline const ParamRegistrar params{{
-      {"nic.regs", "latency", ParamType::Time, "ns", "0ns", "extra access time of a NIC register (on top of the core's load/store cycles)"},
-  }};
 
   struct Stats {
     std::uint64_t accesses = 0, waits = 0, sleeps = 0;

@@ -8,28 +8,15 @@
 
 namespace sanvp::nic {
 
-OscillatorConfig OscillatorConfig::from_params(ParamValues& pv, const std::string& path) {
-  OscillatorConfig c;
-  c.freq_mhz = pv.real(path, "nic.osc", "freq");
-  c.ppm = pv.real(path, "nic.osc", "ppm");
-  c.walk_ppm = pv.real(path, "nic.osc", "walk_ppm");
-  c.walk_step = pv.time(path, "nic.osc", "walk_step");
-  // Counted in whole Hz: a frequency below 1 Hz would be 0 Hz.
-  if (!(c.freq_mhz >= 1e-6 && c.freq_mhz <= 10000.0))
-    throw UserError(fmt::format("{}: nic.osc.freq = {} MHz is outside [1e-06, 10000] (at least 1 Hz)", path, c.freq_mhz));
-  if (!(std::fabs(c.ppm) < 100000.0)) throw UserError(fmt::format("{}: nic.osc.ppm = {} is outside (-1e5, 1e5)", path, c.ppm));
-  if (!(c.walk_ppm >= 0.0 && c.walk_ppm < 10000.0))
-    throw UserError(fmt::format("{}: nic.osc.walk_ppm = {} is outside [0, 1e4)", path, c.walk_ppm));
-  if (c.walk_ppm > 0.0 && c.walk_step == 0) throw UserError(fmt::format("{}: nic.osc.walk_step must be > 0 with walk_ppm", path));
-  return c;
-}
-
 Oscillator::Oscillator(const OscillatorConfig& cfg, Rng rng)
     : hz_(static_cast<std::uint64_t>(std::llround(cfg.freq_mhz * 1e6))),
       ppb0_(std::llround(cfg.ppm * 1000.0)),
       walk_ppb_(cfg.walk_ppm * 1000.0),
       step_(cfg.walk_step),
       rng_(rng) {
+  // The declared ranges keep the frequency at 1 Hz or more (counted in whole Hz).
+  cfg.check_ranges();
+  if (cfg.walk_ppm > 0.0 && cfg.walk_step == 0) throw UserError("nic.osc.walk_step must be > 0 with walk_ppm");
   segs_.push_back(Segment{0, 0, ppb0_});
 }
 

@@ -10,25 +10,15 @@
 #include "hw/base/params.hpp"
 #include "hw/base/rng.hpp"
 #include "hw/base/time.hpp"
+#include "hw/nic/oscillator_params.hpp"
 
 namespace sanvp::nic {
 
-struct OscillatorConfig {
-  double freq_mhz = 100.0;  // nominal frequency
-  double ppm = 0.0;         // static frequency error
-  double walk_ppm = 0.0;    // random walk: standard deviation of each step (0 = off)
-  Time walk_step = 0;       // random walk: time between steps
-  static OscillatorConfig from_params(ParamValues& pv, const std::string& path);
-};
+// OscillatorConfig {freq_mhz, ppm, walk_ppm, walk_step}: nominal frequency, static error, and
+// the random walk (step deviation, 0 = off; time between steps): oscillator.params.yaml.
 
 class Oscillator {
  public:
-  static inline const ParamRegistrar params{{
-      {"nic.osc", "freq", ParamType::Real, "MHz", "100", "nominal frequency of the NIC oscillator that drives the RTC and timers"},
-      {"nic.osc", "ppm", ParamType::Real, "ppm", "0", "static frequency error (+ runs fast)"},
-      {"nic.osc", "walk_ppm", ParamType::Real, "ppm", "0", "random-walk jitter: std. deviation of each frequency step (0 = none)"},
-      {"nic.osc", "walk_step", ParamType::Time, "ns", "100us", "random-walk jitter: time between frequency steps"},
-  }};
 
   Oscillator(const OscillatorConfig& cfg, Rng rng);
 

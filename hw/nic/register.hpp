@@ -85,20 +85,9 @@ class RegisterMap {
   RegisterMap(const char* block, std::uint32_t base, std::initializer_list<Register<M>> regs,
               std::uint32_t span_begin = 0, std::uint32_t span_end = 0)
       : regs_(regs), span_begin_(span_begin), span_end_(span_end) {
-    for (const Register<M>& r : regs_) {
-      RegisterInfo i;
-      i.block = block;
-      i.base = base;
-      i.offset = r.offset;
-      i.name = r.name;
-      i.access = r.access;
-      i.reset = r.reset;
-      if (r.reset_text) i.reset_text = r.reset_text;
-      i.meaning = r.meaning;
-      i.has_read = r.read != nullptr;
-      i.has_write = r.write != nullptr;
-      RegisterCatalog::add(i);
-    }
+    for (const Register<M>& r : regs_)
+      RegisterCatalog::add(RegisterInfo{block, base, r.offset, r.name, r.access, r.reset, r.reset_text ? r.reset_text : "",
+                                        r.meaning, r.read != nullptr, r.write != nullptr});
   }
   const Register<M>* find(std::uint32_t off) const {
     for (const Register<M>& r : regs_)

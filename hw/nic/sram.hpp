@@ -9,14 +9,12 @@
 #include <vector>
 
 #include "hw/base/params.hpp"
+#include "hw/nic/sram_params.hpp"
 
 namespace sanvp::nic {
 
 class Sram : public sc_core::sc_module {
  public:
-  static inline const ParamRegistrar params{{
-      {"nic.sram", "size", ParamType::Int, "bytes", "2097152", "SRAM size (multiple of 8, at most 16 MiB)"},
-  }};
 
   tlm_utils::simple_target_socket<Sram> socket;
 

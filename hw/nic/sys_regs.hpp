@@ -12,14 +12,12 @@
 #include "hw/base/params.hpp"
 #include "hw/base/time.hpp"
 #include "hw/nic/register.hpp"
+#include "hw/nic/sys_regs_params.hpp"
 
 namespace sanvp::nic {
 
 class SysRegs : public sc_core::sc_module {
  public:
-  static inline const ParamRegistrar params{{
-      {"nic.sys", "latency", ParamType::Time, "ns", "0ns", "extra access time of a system register (added to the core's load/store cycles)"},
-  }};
 
   tlm_utils::simple_target_socket<SysRegs> socket;
 

@@ -8,14 +8,13 @@
 
 #include "hw/base/params.hpp"
 #include "hw/base/time.hpp"
+#include "hw/pci/pci_bus_params.hpp"
 
 namespace sanvp {
 
-struct PciConfig {
-  int width = 4;              // bytes per data cycle
-  double clock_mhz = 33.0;
-  int latency = 8;            // cycles per transaction before the first data cycle
-  int burst = 256;            // longest DMA burst in bytes (a DMA is split into bursts)
+// width (bytes per data cycle), clock_mhz, latency (cycles per transaction before the first
+// data cycle), burst (longest DMA burst; a DMA is split into bursts): pci_bus.params.yaml.
+struct PciConfig : PciParams {
   static PciConfig from_params(ParamValues& pv, const std::string& path);
   Time cycle() const;         // one bus cycle in ps (rounded to the nearest ps)
   // Bus time of one transaction of `bytes` bytes.
@@ -24,12 +23,6 @@ struct PciConfig {
 
 class PciBus {
  public:
-  static inline const ParamRegistrar params{{
-      {"pci", "width", ParamType::Int, "bytes", "4", "data bytes per PCI cycle (4 = 32-bit, 8 = 64-bit)"},
-      {"pci", "clock", ParamType::Real, "MHz", "33", "PCI clock"},
-      {"pci", "latency", ParamType::Int, "cycles", "8", "cycles per transaction before data moves (arbitration, address, target latency)"},
-      {"pci", "burst", ParamType::Int, "bytes", "256", "longest DMA burst; a DMA is split into bursts that other transactions may interleave with"},
-  }};
 
   explicit PciBus(const PciConfig& cfg) : cfg_(cfg) {}
   const PciConfig& config() const { return cfg_; }

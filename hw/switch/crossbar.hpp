@@ -1,17 +1,14 @@
 // Crossbar: connects each granted input to its output; a flit crosses in `sd` (switching
-// delay), pipelined, so flits follow each other at the link's character period.
+// delay, switch.sd), pipelined, so flits follow each other at the link's character period.
 #pragma once
 #include <vector>
 
-#include "hw/base/params.hpp"
+#include "hw/base/time.hpp"
 
 namespace sanvp {
 
 class Crossbar {
  public:
-  static inline const ParamRegistrar params{{
-      {"switch", "sd", ParamType::Time, "ns", "2ns", "switching delay of a flit through the crossbar"},
-  }};
 
   Crossbar(int ports, Time sd) : sd_(sd), input_of_(ports, -1) {}
   void connect(int in, int out) { input_of_[out] = in; }

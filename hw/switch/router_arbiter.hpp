@@ -1,4 +1,4 @@
-// RouterArbiter: assigns output ports to routed headers. A header is routed `rd` after it reaches
+// RouterArbiter: assigns output ports to routed headers. A header is routed `rd` (switch.rd) after it reaches
 // the head of its input buffer; requests for a busy output wait; when an output frees (its
 // worm's tail has passed) the OutputArbiter policy (switch.arbiter; round-robin by default)
 // picks one of the waiting inputs. Requests and releases of one instant are collected and
@@ -9,18 +9,13 @@
 #include <memory>
 #include <vector>
 
-#include "hw/base/params.hpp"
+#include "hw/base/time.hpp"
 #include "hw/switch/output_arbiter.hpp"
 
 namespace sanvp {
 
 class RouterArbiter {
  public:
-  static inline const ParamRegistrar params{{
-      {"switch", "rd", ParamType::Time, "ns", "100ns", "routing delay: header at buffer head to output request"},
-      {"switch", "arbiter", ParamType::String, "", "round-robin",
-       "output arbitration policy: round-robin (after the input granted last), oldest-first (longest waiting), random (seeded per switch)"},
-  }};
 
   // `inputs` may exceed `outputs`: the switch's barrier unit requests outputs as an extra input.
   RouterArbiter(int inputs, int outputs, std::unique_ptr<OutputArbiter> policy);

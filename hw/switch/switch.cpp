@@ -14,10 +14,8 @@ namespace sanvp {
 
 SwitchConfig SwitchConfig::from_params(ParamValues& pv, const std::string& path, int ports) {
   SwitchConfig c;
-  c.ports = ports;
-  c.rd = pv.time(path, "switch", "rd");
-  c.sd = pv.time(path, "switch", "sd");
-  c.arbiter = pv.string(path, "switch", "arbiter");
+  c.read_params(pv, path);
+  c.ports = ports;  // the topology's switch, not switch.ports
   if (!make_output_arbiter(c.arbiter, 2, 2, 0, path))
     pv.fail(path, "switch", "arbiter", fmt::format("unknown policy '{}' (available: {})", c.arbiter, output_arbiter_names()));
   c.fc = FlowControlConfig::from_params(pv, path);

@@ -32,26 +32,21 @@
 #include "hw/switch/crossbar.hpp"
 #include "hw/link/flow_controller.hpp"
 #include "hw/switch/router_arbiter.hpp"
+#include "hw/switch/switch_params.hpp"
 #include "hw/base/wakeup.hpp"
 
 namespace sanvp {
 
-struct SwitchConfig {
-  int ports = 8;
-  Time rd = 100 * kNs;
-  Time sd = 2 * kNs;
+// ports, rd (routing delay), sd (crossbar delay) and arbiter: switch.params.yaml.
+struct SwitchConfig : SwitchParams {
   FlowControlConfig fc;
   barrier::BarrierUnitConfig barrier;
-  std::string arbiter = "round-robin";  // OutputArbiter policy (hw/switch/output_arbiter.hpp)
   std::uint64_t seed = 1;               // the random policy's stream: the run seed (set by the builder)
   static SwitchConfig from_params(ParamValues& pv, const std::string& path, int ports);
 };
 
 class Switch : public sc_core::sc_module {
  public:
-  static inline const ParamRegistrar params{{
-      {"switch", "ports", ParamType::Int, "", "8", "number of ports of a switch (2..64)", 2, 64},
-  }};
 
   // Observer of arbitration: (time, input, output).
   using GrantObserver = std::function<void(Time, int, int)>;

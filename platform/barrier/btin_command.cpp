@@ -15,7 +15,7 @@
 namespace {
 
 // Odr-use the parameter declarations so `sanvp params` lists them.
-const void* const g_barrier_params[] = {&sanvp::barrier::BarrierUnitTl::params, &sanvp::barrier::BarrierModel::params};
+const void* const g_barrier_params[] = {&sanvp::barrier::BarrierUnitConfig::declared, &sanvp::barrier::LatencyParams::declared};
 
 struct Options {
   std::vector<std::string> sets;

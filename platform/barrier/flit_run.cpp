@@ -146,8 +146,8 @@ FlitRunResult run_flit_barriers(ParamValues& pv, const FlitRunConfig& cfg) {
   const TopoGraph tg(topo);
   Network net(pv, cfg.seed);
   build_updown_network(net, topo, pv);
-  const Time cp = pv.time("", "link", "cp"), ld = pv.time("", "link", "ld");
-  const Time delay = pv.time("", "barrier", "delay"), sd = pv.time("", "switch", "sd");
+  const Time cp = LinkTiming::kCp.get(pv), ld = LinkTiming::kLd.get(pv);
+  const Time delay = BarrierUnitConfig::kDelay.get(pv), sd = SwitchParams::kSd.get(pv);
   const LatencyParams paper = LatencyParams::from_params(pv, "");
   LatencyParams mapped;
   mapped.t_s = paper.t_s;

@@ -9,15 +9,6 @@
 
 namespace sanvp::barrier {
 
-LatencyParams LatencyParams::from_params(ParamValues& pv, const std::string& path) {
-  LatencyParams p;
-  p.t_s = pv.time(path, "btin", "t_s");
-  p.t_p = pv.time(path, "btin", "t_p");
-  p.t_r = pv.time(path, "btin", "t_r");
-  p.t_root = pv.time(path, "btin", "t_root");
-  return p;
-}
-
 Time message_latency(const LatencyParams& p, int d) {
   if (d < 1) throw SimError(fmt::format("barrier model: message over {} links", d));
   return p.t_s + static_cast<Time>(d) * p.t_p + static_cast<Time>(d + 1) * p.t_r;

@@ -20,27 +20,13 @@
 
 #include "platform/barrier/btin_tree.hpp"
 #include "hw/base/params.hpp"
+#include "platform/barrier/latency_model_params.hpp"
 #include "hw/base/time.hpp"
 
 namespace sanvp::barrier {
 
-struct LatencyParams {
-  Time t_s = 2 * kUs;     // communication start-up
-  Time t_p = 20 * kNs;    // link propagation
-  Time t_r = 300 * kNs;   // switch (and network interface) delay
-  Time t_root = 300 * kNs;  // root interface: per reduction message handled (unicast/multicast)
-  static LatencyParams from_params(ParamValues& pv, const std::string& path);
-};
-
-struct BarrierModel {
-  static inline const ParamRegistrar params{{
-      {"btin", "t_s", ParamType::Time, "ns", "2us", "barrier latency model: communication start-up"},
-      {"btin", "t_p", ParamType::Time, "ns", "20ns", "barrier latency model: link propagation delay"},
-      {"btin", "t_r", ParamType::Time, "ns", "300ns", "barrier latency model: switch and network interface delay"},
-      {"btin", "t_root", ParamType::Time, "ns", "300ns",
-       "barrier latency model: root interface time per reduction message (unicast, multicast schemes)"},
-  }};
-};
+// LatencyParams {t_s, t_p, t_r, t_root} (start-up, link propagation, switch and interface delay,
+// root interface time per reduction message): latency_model.params.yaml.
 
 Time message_latency(const LatencyParams& p, int d);
 

@@ -54,18 +54,28 @@ const char* type_name(ParamType t) {
   return "?";
 }
 
+// The values a parameter accepts, as `sanvp params` shows them ("" = any of its type).
+std::string accepted(const ParamSpec& p) {
+  std::string c = p.choices;
+  std::replace(c.begin(), c.end(), '|', ',');
+  return p.type == ParamType::String ? c : p.range_text();
+}
+
 // `sanvp params`: every parameter, one line each.
 int print_params() {
   const auto all = ParamCatalog::sorted();
-  std::size_t kw = 9, dw = 7, uw = 4;
+  std::size_t kw = 9, dw = 7, uw = 4, rw = 5;
   for (const auto& p : all) {
     kw = std::max(kw, p.key().size());
     dw = std::max(dw, p.def.size());
     uw = std::max(uw, p.unit.size());
+    rw = std::max(rw, accepted(p).size());
   }
-  fmt::print("{:<{}}  {:<6}  {:<{}}  {:<{}}  {}\n", "parameter", kw, "type", "unit", uw, "default", dw, "meaning");
-  for (const auto& p : all)
-    fmt::print("{:<{}}  {:<6}  {:<{}}  {:<{}}  {}\n", p.key(), kw, type_name(p.type), p.unit, uw, p.def, dw, p.meaning);
+  const auto line = [&](auto key, auto type, auto unit, auto def, auto range, auto meaning) {
+    fmt::print("{:<{}}  {:<6}  {:<{}}  {:<{}}  {:<{}}  {}\n", key, kw, type, unit, uw, def, dw, range, rw, meaning);
+  };
+  line("parameter", "type", "unit", "default", "range", "meaning");
+  for (const auto& p : all) line(p.key(), type_name(p.type), p.unit, p.def, accepted(p), p.meaning);
   return 0;
 }
 

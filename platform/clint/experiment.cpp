@@ -33,17 +33,9 @@ bool known_arch(const std::string& a) {
 }
 
 ExperimentSetup experiment_setup(ParamValues& pv, std::uint64_t seed) {
-  ExperimentSetup s;
-  s.hosts = static_cast<int>(pv.integer("", "clint", "hosts"));
-  s.cycle = pv.time("", "clint", "cycle");
-  const std::int64_t cycles = pv.integer("", "clint", "cycles");
-  s.warmup = pv.real("", "clint", "warmup");
+  ExperimentSetup s;  // declared ranges: hosts 2..kMaxPorts, cycles >= 1000, warmup < 1
+  s.read_params(pv);
   s.seed = seed;
-  if (s.hosts < 2 || s.hosts > kMaxPorts) throw UserError(fmt::format("clint.hosts: {} outside 2..{}", s.hosts, kMaxPorts));
-  if (s.cycle == 0) throw UserError("clint.cycle: must be positive");
-  if (cycles < 1000) throw UserError(fmt::format("clint.cycles: {} is too short (>= 1000)", cycles));
-  if (s.warmup < 0 || s.warmup >= 1) throw UserError(fmt::format("clint.warmup: {} outside [0, 1)", s.warmup));
-  s.cycles = static_cast<std::uint64_t>(cycles);
   return s;
 }
 
@@ -51,11 +43,10 @@ nlohmann::json run_experiment(ParamValues& pv, const ExperimentSetup& setup, con
                               double* wall_s) {
   const BulkConfig bulk = BulkConfig::from(pv);
   const TrafficConfig base = TrafficConfig::from(pv);
-  const std::string arbiter = pv.string("", "clint", "arbiter");
-  const int iterations = static_cast<int>(pv.integer("", "clint", "islip_iterations"));
+  const ArbiterParams arb = ArbiterParams::from_params(pv);
   QuickConfig quick = QuickConfig::from(pv, bulk.slot());
   UnscheduledConfig unsched = UnscheduledConfig::from(pv, UnscheduledMode::Drop);
-  make_arbiter(arbiter, setup.hosts, iterations);  // validate the name before elaborating anything
+  make_arbiter(arb.arbiter, setup.hosts, arb.islip_iterations);  // validate the name before elaborating anything
   pv.check_all_used();
 
   const Time end = setup.cycles * setup.cycle;
@@ -78,7 +69,7 @@ nlohmann::json run_experiment(ParamValues& pv, const ExperimentSetup& setup, con
     Instance in;
     in.point = p;
     if (p.arch == "B4") {
-      in.b4 = std::make_unique<BulkChannel>(name.c_str(), bulk, t, setup.hosts, make_arbiter(arbiter, setup.hosts, iterations),
+      in.b4 = std::make_unique<BulkChannel>(name.c_str(), bulk, t, setup.hosts, make_arbiter(arb.arbiter, setup.hosts, arb.islip_iterations),
                                             setup.seed, warmup);
       in.packet_time = bulk.slot();
     } else if (p.arch[0] == 'B') {
@@ -113,7 +104,7 @@ nlohmann::json run_experiment(ParamValues& pv, const ExperimentSetup& setup, con
     j["saturated"] = backlog > std::max<std::uint64_t>(100, s.generated / 50);
     j["collision_rate"] = s.transmissions ? static_cast<double>(s.collisions) / static_cast<double>(s.transmissions) : 0.0;
     j["ack_collision_rate"] = s.transmissions ? static_cast<double>(s.collisions_with_ack) / static_cast<double>(s.transmissions) : 0.0;
-    if (in.b4) j["arbiter"] = arbiter;
+    if (in.b4) j["arbiter"] = arb.arbiter;
     out.push_back(j);
   }
   nlohmann::json meta = {{"hosts", setup.hosts}, {"cycles", setup.cycles}, {"cycle_ps", setup.cycle}, {"seed", setup.seed},

@@ -9,17 +9,10 @@
 #include <vector>
 
 #include "hw/base/params.hpp"
+#include "platform/clint/experiment_params.hpp"
 
 namespace sanvp::clint {
 
-struct ExperimentParams {
-  static inline const ParamRegistrar params{{
-      {"clint", "hosts", ParamType::Int, "", "16", "hosts on the Clint switches"},
-      {"clint", "cycle", ParamType::Time, "ns", "4ns", "simulation cycle (bulk byte time); run length = cycles * cycle"},
-      {"clint", "cycles", ParamType::Int, "", "10000000", "run length in cycles"},
-      {"clint", "warmup", ParamType::Real, "", "0.05", "fraction of the run whose packets are not counted"},
-  }};
-};
 
 struct ExperimentPoint {
   std::string arch;  // B1, B2, B3, B4, Q1, Q2
@@ -27,11 +20,8 @@ struct ExperimentPoint {
   bool bursty = false;
 };
 
-struct ExperimentSetup {
-  int hosts = 16;
-  Time cycle = 4 * kNs;
-  std::uint64_t cycles = 10000000;
-  double warmup = 0.05;
+// hosts, cycle, cycles, warmup: experiment.params.yaml.
+struct ExperimentSetup : ExperimentParams {
   std::uint64_t seed = 1;
   std::string vcd;  // waves of the scheduled bulk channel(s)
 };

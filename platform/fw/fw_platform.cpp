@@ -29,16 +29,15 @@ const Segment* load_segments(nic::Sram& sram, const Image& image) {
 FwPlatform::FwPlatform(sc_core::sc_module_name name, ParamValues& pv, const Image& image, std::ostream* console)
     : sc_module(name), bus("bus") {
   const std::string path = this->name();
-  const auto size = pv.integer(path + ".sram", "nic.sram", "size");
-  if (size <= 0 || size % 8 || size > nic::map::kSramMaxSize)
-    throw UserError(fmt::format("nic.sram.size: {} must be a positive multiple of 8 of at most {}", size, nic::map::kSramMaxSize));
+  const auto size = nic::SramParams::kSize.get(pv, path + ".sram");
+  if (size % 8) pv.fail(path + ".sram", "nic.sram", "size", fmt::format("{} is not a multiple of 8", size));
   if (static_cast<std::uint64_t>(size) < image.sram_size)
     throw UserError(fmt::format("image was linked for 0x{:x} bytes of SRAM (its stack starts at the top) but nic.sram.size is 0x{:x}",
                                 image.sram_size, size));
   sram = std::make_unique<nic::Sram>("sram", static_cast<std::uint32_t>(size));
   if (const Segment* s = load_segments(*sram, image))
     throw UserError(fmt::format("image segment 0x{:x}+0x{:x} does not fit the SRAM (0x{:x} bytes)", s->addr, s->size, size));
-  sys = std::make_unique<nic::SysRegs>("sys", pv.time(path + ".sys", "nic.sys", "latency"));
+  sys = std::make_unique<nic::SysRegs>("sys", nic::SysRegsParams::kLatency.get(pv, path + ".sys"));
   core = std::make_unique<nic::LanaiCore>("core", nic::LanaiCore::Config::from_params(pv, path + ".core"), program_of(image));
   sram->set_dmi_allowed(core->config().dmi);
   if (console) sys->on_console = [console](char c) { console->put(c); };

@@ -9,16 +9,8 @@ namespace sanvp::host {
 
 HostConfig HostConfig::from_params(ParamValues& pv, const std::string& path) {
   HostConfig c;
-  const auto m = pv.integer(path, "host", "memory");
-  if (m < (2 << 20) || m > (1ll << 40)) throw UserError(fmt::format("{}: host.memory = {} is outside 2 MiB..1 TiB", path, m));
-  c.memory = static_cast<std::uint64_t>(m);
-  c.call = pv.time(path, "host", "call");
-  c.poll = pv.time(path, "host", "poll");
-  c.irq = pv.time(path, "host", "irq");
-  const std::string notify = pv.string(path, "host", "notify");
-  if (notify != "poll" && notify != "irq") throw UserError(fmt::format("{}: host.notify = '{}' (poll or irq)", path, notify));
-  c.use_irq = notify == "irq";
-  if (c.poll == 0) throw UserError(fmt::format("{}: host.poll must be > 0", path));
+  c.read_params(pv, path);
+  c.use_irq = c.notify == "irq";
   return c;
 }
 

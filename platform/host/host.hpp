@@ -13,28 +13,19 @@
 #include "hw/nic/nic.hpp"
 #include "hw/pci/pci_bus.hpp"
 #include "platform/host/host_memory.hpp"
+#include "platform/host/host_params.hpp"
 
 namespace sanvp::host {
 
-struct HostConfig {
-  std::uint64_t memory = 256ull << 20;
-  Time call = 100 * kNs;  // software cost of one driver call
-  Time poll = 50 * kNs;   // completion-queue polling period
-  Time irq = 5 * kUs;     // interrupt latency: NIC raises it -> waiting thread runs
-  bool use_irq = false;   // drivers wait for interrupts instead of polling
+// memory, call (driver call cost), poll (polling period), irq (interrupt latency), notify:
+// host.params.yaml.
+struct HostConfig : HostParams {
+  bool use_irq = false;   // drivers wait for interrupts instead of polling (notify = irq)
   static HostConfig from_params(ParamValues& pv, const std::string& path);
 };
 
 class Host {
  public:
-  static inline const ParamRegistrar params{{
-      {"host", "memory", ParamType::Int, "bytes", "268435456", "host memory size (sparse: only touched pages are allocated)", 2 << 20,
-       1ll << 40},
-      {"host", "call", ParamType::Time, "ns", "100ns", "software cost of one driver call (post, completion handling)"},
-      {"host", "poll", ParamType::Time, "ns", "50ns", "period of the host's completion-queue polling loop"},
-      {"host", "irq", ParamType::Time, "ns", "5us", "interrupt latency: from the NIC raising a host interrupt to the waiting thread running"},
-      {"host", "notify", ParamType::String, "", "poll", "how drivers learn of completions: poll (the completion queue) or irq (NIC interrupts)"},
-  }};
 
   Host(std::string name, const HostConfig& cfg, const PciConfig& pci);
   const std::string& name() const { return name_; }

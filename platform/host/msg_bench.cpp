@@ -94,7 +94,7 @@ void check_options(ParamValues& pv, const MsgBenchOptions& opt) {
     if (s == 0 || s > (64u << 20)) throw UserError(fmt::format("message size {} is outside 1..64 MiB", s));
   const std::uint64_t need = needed_host_memory(opt);
   for (const char* h : {"n0.host", "n1.host"}) {
-    const auto mem = static_cast<std::uint64_t>(pv.integer(h, "host", "memory"));
+    const auto mem = static_cast<std::uint64_t>(host::HostParams::kMemory.get(pv, h));
     if (need > mem)
       throw UserError(fmt::format("--sizes: these message sizes need {} MiB of host memory on {} (two ping-pong buffers of the "
                                   "largest size, at least 4 streaming buffers per size), host.memory is {} MiB: raise it, e.g. "
@@ -111,7 +111,7 @@ NicNetwork& make_network(ParamValues& pv, const fw::Image& image, const MsgBench
   NicNetworkSpec spec;
   spec.hosts = 2;
   spec.switches = opt.switches;
-  spec.ports = static_cast<int>(pv.integer("", "switch", "ports"));
+  spec.ports = static_cast<int>(SwitchParams::kPorts.get(pv));
   NicNetwork& net = *new NicNetwork(pv, opt.seed, image, spec);
   pv.check_all_used();
   return net;
@@ -433,7 +433,7 @@ std::string MsgBench::grim_comparison(const Curves& c, nlohmann::json& rep) {
   std::string out = "GRIM paper, Table 1: latency 4.8-18 us (GRIM 13), bandwidth 38-140 MB/s (GRIM 106), GRIM half-power 6 KB.\n";
   if (!c.lat.empty())
     out += fmt::format("  ours: {:.1f} us for {} -- {} the range; the breakdown shows where it goes (NIC core at {:.0f} MHz)\n", l0,
-                       size_text(c.lat.begin()->first), l0 >= 4.8 && l0 <= 18 ? "inside" : "outside", pv_.real("n0.core", "nic.core", "clock"));
+                       size_text(c.lat.begin()->first), l0 >= 4.8 && l0 <= 18 ? "inside" : "outside", nic::CoreParams::kClock.get(pv_, "n0.core"));
   if (!c.ppbw.empty()) out += fmt::format("  ours: ping-pong half-power size {:.0f} B (GRIM measured it by round trips too)\n", c.pp_half);
   if (!c.bw.empty())
     out += fmt::format("  ours: {:.1f} MB/s peak -- bounded by the host's PCI bus ({}-bit, {:.0f} MHz, {}-byte bursts: {:.1f} MB/s)\n", c.peak,
@@ -490,7 +490,7 @@ MsgBenchResult MsgBench::run() {
     in.tag = pp_.front().last_tag;
     in.bytes = pp_.front().size;
     in.hops = net_.hops(0, 1);
-    in.switch_delay = pv_.time("", "switch", "rd") + pv_.time("", "switch", "sd");
+    in.switch_delay = SwitchParams::kRd.get(pv_) + SwitchParams::kSd.get(pv_);
     in.irq = net_.host(1).config().use_irq;
     out += latency_breakdown(tl_, in, rep);
   }

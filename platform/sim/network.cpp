@@ -37,8 +37,7 @@ void Network::connect(int sw_a, int port_a, int sw_b, int port_b) { trunks_.push
 
 LinkChannel* Network::make_channel(const std::string& path) {
   LinkTiming t;
-  t.ld = pv_.time(path, "link", "ld");
-  t.cp = pv_.time(path, "link", "cp");
+  t.read_params(pv_, path);
   if (t.cp == 0) throw UserError(fmt::format("{}: link.cp must be greater than 0", path));
   channels_.push_back(std::make_unique<LinkChannel>(path, t));
   return channels_.back().get();

@@ -53,7 +53,7 @@ std::string fmt_ps(double ps) { return fmt::format("{:.3f}us", ps / 1e6); }
 
 RunSpec default_scenario(ParamValues& pv) {
   RunSpec s;
-  const int ports = static_cast<int>(pv.integer("", "switch", "ports"));
+  const int ports = static_cast<int>(SwitchParams::kPorts.get(pv));
   s.topology = [ports](Network& net) {
     int sw = net.add_switch(ports);
     for (int p = 0; p < ports; ++p) net.add_node(sw, p);
@@ -67,18 +67,13 @@ namespace {
 
 // sim.* read once, after the network is built (the order parameters are read in is the order
 // their errors are reported in).
-struct RunLimits {
-  Time duration, drain, watchdog, limit;
+struct RunLimits : SimParams {
   TrafficConfig traffic;
 };
 
 RunLimits read_limits(ParamValues& pv) {
   RunLimits l;
-  l.duration = pv.time("", "sim", "duration");
-  l.drain = pv.time("", "sim", "drain");
-  l.watchdog = pv.time("", "sim", "watchdog");
-  if (l.watchdog == 0) throw UserError("sim.watchdog must be greater than 0");
-  l.limit = pv.time("", "sim", "limit");
+  l.read_params(pv);
   l.traffic = TrafficConfig::from_params(pv, "");
   l.traffic.stop = l.duration;
   return l;

@@ -10,6 +10,7 @@
 #include "hw/base/params.hpp"
 #include "platform/sim/network.hpp"
 #include "platform/sim/packet_audit.hpp"
+#include "platform/sim/run_params.hpp"
 
 namespace sanvp {
 
@@ -59,14 +60,6 @@ struct RunSpec {
   nlohmann::json scenario_json;  // effective scenario description for the report
 };
 
-struct SimParams {
-  static inline const ParamRegistrar params{{
-      {"sim", "duration", ParamType::Time, "ns", "1ms", "traffic generation window: no packet is created after it"},
-      {"sim", "drain", ParamType::Time, "ns", "1ms", "extra time allowed for packets in flight to arrive"},
-      {"sim", "watchdog", ParamType::Time, "ns", "100us", "no flit moving this long with packets in flight = hung network"},
-      {"sim", "limit", ParamType::Time, "ns", "1s", "host applications (scenario nodes with firmware) must finish within this simulated time"},
-  }};
-};
 
 // Fault: a NIC's firmware faulted; Limit: host applications had not finished at sim.limit.
 enum class RunStatus { Completed, NotDrained, Hung, Fault, Limit };

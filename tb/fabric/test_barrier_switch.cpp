@@ -9,6 +9,7 @@
 #include "hw/barrier/wire_format.hpp"
 #include "hw/base/rng.hpp"
 #include "platform/sim/run.hpp"
+#include "tb/common/test_run.hpp"
 
 using namespace sanvp;
 using namespace sanvp::test;
@@ -82,15 +83,8 @@ TEST_CASE("barrier on one switch: register write, merge and replicate, exact tim
 TEST_CASE("barrier through two switches under heavy ordinary traffic: nobody leaves early", "[barrier]") {
   // sw0: root node n0 (p0), member n1 (p1), n4 traffic only (p4); trunk sw0.p2 - sw1.p3.
   // sw1: members n2 (p0), n3 (p1); n5 traffic only (p4).
-  ParamValues pv;
-  pv.set("traffic.load", "0.8", "test");
-  pv.set("traffic.payload", "512", "test");
-  pv.set("sim.duration", "400us", "test");
-  pv.set("sim.drain", "2ms", "test");
-  RunOptions opt;
-  opt.check = true;  // the work-conservation monitor, as in every test
-  opt.report = "";
-  opt.print_summary = false;
+  ParamValues pv = test::test_params({"traffic.load=0.8", "traffic.payload=512", "sim.duration=400us", "sim.drain=2ms"});
+  RunOptions opt = test::checked_run_options();
   RunSpec spec;
   spec.topology = [](Network& net) {
     net.add_switch(8);

@@ -164,13 +164,13 @@ TEST_CASE("bad input: --set route through an unconnected port", "[cli][errors]")
             "duration: 10us\n");
 }
 TEST_CASE("bad input: a range error names the scenario file position", "[cli][errors]") {
-  bad_input("s.yaml", "s.yaml:2:17: traffic.load: -1 out of range [1e-06, 1]",
+  bad_input("s.yaml", "s.yaml:2:17: traffic.load: -1 is outside 1e-06..1",
             "topology: {generate: {type: single}}\ntraffic: {load: -1}\n");
-  bad_input("--set traffic.load=3", "traffic.load (--set): 3 out of range [1e-06, 1]");
+  bad_input("--set traffic.load=3", "--set: parameter 'traffic.load': 3 is outside 1e-06..1");
 }
 TEST_CASE("bad input: a load too small to create a packet, an endless burst, a permutation onto itself", "[cli][errors]") {
-  bad_input("--set traffic.load=1e-15", "traffic.load (--set): 1e-15 out of range [1e-06, 1]");
-  bad_input("--set traffic.process=bursty --set traffic.burst=1e300", "traffic.burst (--set): 1e+300 out of range [1, 1e6] packets");
+  bad_input("--set traffic.load=1e-15", "--set: parameter 'traffic.load': 1e-15 is outside 1e-06..1");
+  bad_input("--set traffic.process=bursty --set traffic.burst=1e300", "--set: parameter 'traffic.burst': 1e300 is outside 1..1000000");
   bad_input("--set traffic.pattern=permutation --set traffic.shift=16",
             "traffic.shift: 16 is a multiple of the 8 test endpoints: the permutation would map every node to itself");
 }

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "fabric_fixture.hpp"
+#include "tb/common/test_params.hpp"
 
 using namespace sanvp;
 using namespace sanvp::test;
@@ -53,12 +54,8 @@ TEST_CASE("unloaded latency through 3 switches, defaults", "[latency]") {
 
 TEST_CASE("unloaded latency through 3 switches, other timing", "[latency]") {
   // Odd values so a formula that swaps or drops a term cannot pass by coincidence.
-  ParamValues pv;
-  pv.set("link.ld", "23ns", "test");
-  pv.set("link.cp", "12.5ns", "test");
-  pv.set("switch.rd", "140ns", "test");
-  pv.set("switch.sd", "3ns", "test");
-  pv.set("fc.fc", "1.5ns", "test");
+  ParamValues pv =
+      test::test_params({"link.ld=23ns", "link.cp=12.5ns", "switch.rd=140ns", "switch.sd=3ns", "fc.fc=1.5ns"});
   check_chain(3, 64, pv);
 }
 

@@ -5,19 +5,13 @@
 #include <map>
 
 #include "platform/sim/run.hpp"
+#include "tb/common/test_run.hpp"
 
 using namespace sanvp;
 
 TEST_CASE("saturation soak: 16 ports, load 1.0, 2 ms", "[soak]") {
-  ParamValues pv;
-  pv.set("switch.ports", "16", "test");
-  pv.set("traffic.load", "1.0", "test");
-  pv.set("sim.duration", "2ms", "test");
-  pv.set("sim.drain", "5ms", "test");
-  RunOptions opt;
-  opt.check = true;  // the work-conservation monitor, as in every test
-  opt.report = "";
-  opt.print_summary = false;
+  ParamValues pv = test::test_params({"switch.ports=16", "traffic.load=1.0", "sim.duration=2ms", "sim.drain=5ms"});
+  RunOptions opt = test::checked_run_options();
   RunSpec spec = default_scenario(pv);
   std::size_t packets = 0, bad = 0, out_of_order = 0, undelivered = 0;
   std::uint64_t hops = 0;

@@ -7,6 +7,7 @@
 #include "hw/nic/memory_map.hpp"
 #include "platform/fw/fw_platform.hpp"
 #include "tb/iss/iss_harness.hpp"
+#include "tb/common/test_params.hpp"
 
 using namespace sanvp;
 
@@ -60,13 +61,8 @@ Time period_time(std::uint64_t cycles, double mhz) {
 }  // namespace
 
 TEST_CASE("firmware time = class cycles x clock period (custom cycle model)", "[core][timing]") {
-  ParamValues pv;
-  pv.set("nic.core.clock", "50", "test");
-  pv.set("nic.core.cycles_alu", "2", "test");
-  pv.set("nic.core.cycles_load", "7", "test");
-  pv.set("nic.core.cycles_store", "3", "test");
-  pv.set("nic.core.cycles_branch", "4", "test");
-  pv.set("nic.core.cycles_taken", "5", "test");
+  ParamValues pv = test::test_params(
+      {"nic.core.clock=50", "nic.core.cycles_alu=2", "nic.core.cycles_load=7", "nic.core.cycles_store=3", "nic.core.cycles_branch=4", "nic.core.cycles_taken=5"});
   const auto r = run(pv, image_of(sanvp::test::assemble(kProgram)));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(r.exit_code == 3);
@@ -86,9 +82,7 @@ TEST_CASE("default clock 66 MHz and default cycle model", "[core][timing]") {
 }
 
 TEST_CASE("DMI off (all b_transport) gives the same time and result", "[core][timing][dmi]") {
-  ParamValues pv;
-  pv.set("nic.core.dmi", "false", "test");
-  pv.set("nic.core.clock", "50", "test");
+  ParamValues pv = test::test_params({"nic.core.dmi=false", "nic.core.clock=50"});
   const auto r = run(pv, image_of(sanvp::test::assemble(kProgram)));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(r.exit_code == 3);
@@ -96,9 +90,7 @@ TEST_CASE("DMI off (all b_transport) gives the same time and result", "[core][ti
 }
 
 TEST_CASE("a 1 ns quantum (sync every instruction) gives the same time", "[core][timing][quantum]") {
-  ParamValues pv;
-  pv.set("sim.quantum", "1ns", "test");
-  pv.set("nic.core.clock", "50", "test");
+  ParamValues pv = test::test_params({"sim.quantum=1ns", "nic.core.clock=50"});
   const auto r = run(pv, image_of(sanvp::test::assemble(kProgram)));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(r.end_time == period_time(12, 50.0));
@@ -108,9 +100,7 @@ TEST_CASE("MMIO latency annotated by a target adds to firmware time", "[core][ti
   // Same program with an extra MMIO read of the scratch register before the exit.
   std::string prog = kProgram;
   prog.insert(prog.find("st %r7, 8[%r3]"), "ld 0x20[%r3], %r13\n");
-  ParamValues pv;
-  pv.set("nic.core.clock", "50", "test");
-  pv.set("nic.sys.latency", "100ns", "test");
+  ParamValues pv = test::test_params({"nic.core.clock=50", "nic.sys.latency=100ns"});
   auto words = sanvp::test::assemble(prog);
   // beq 0x12c now lands on the inserted load (the skipped add stays skipped).
   const auto r = run(pv, image_of(words));
@@ -122,8 +112,7 @@ TEST_CASE("MMIO latency annotated by a target adds to firmware time", "[core][ti
 TEST_CASE("the time register reads simulated time in ns", "[core][timing][mmio]") {
   // r6 = time_lo at an instruction boundary; exit code = r6.
   const auto words = sanvp::test::assemble("add %r0, 0x1000000, %r3\n nop\n nop\n ld 0x10[%r3], %r6\n st %r6, 8[%r3]\n");
-  ParamValues pv;
-  pv.set("nic.core.clock", "10", "test");  // 100 ns per cycle
+  ParamValues pv = test::test_params({"nic.core.clock=10"});
   const auto r = run(pv, image_of(words));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(r.exit_code == 300);  // 3 ALU cycles before the load

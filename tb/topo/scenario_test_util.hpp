@@ -12,6 +12,7 @@
 
 #include "platform/scenario/scenario.hpp"
 #include "tb/topo/topo_test_util.hpp"
+#include "tb/common/test_run.hpp"
 
 namespace sanvp::test {
 
@@ -45,10 +46,7 @@ inline std::string slurp(const fs::path& p) {
 // loaded scenario in `out` if given.
 inline RunResult run_file(const std::string& file, const std::vector<std::string>& sets, ParamValues& pv, Scenario* out = nullptr) {
   Scenario s = load_scenario(file, sets, pv);
-  RunOptions opt;
-  opt.check = true;  // the work-conservation monitor, as in every test
-  opt.report = "";
-  opt.print_summary = false;
+  RunOptions opt = test::checked_run_options();
   opt.scenario = s.name;
   if (s.seed) opt.seed = *s.seed;
   RunResult r = run_simulation(pv, opt, scenario_run_spec(s));

@@ -13,6 +13,7 @@
 #include "hw/base/error.hpp"
 #include "platform/scenario/scenario.hpp"
 #include "tb/topo/scenario_test_util.hpp"
+#include "tb/common/test_run.hpp"
 
 using namespace sanvp;
 using namespace sanvp::test;
@@ -65,10 +66,7 @@ TEST_CASE("a sink that stops consuming hangs the network without a cycle, and th
     net.start_traffic(tc);
     net.node(1).pause_receive(0, kNever);  // n0 -> n1 can never finish
   };
-  RunOptions opt;
-  opt.check = true;  // the work-conservation monitor, as in every test
-  opt.report = "";
-  opt.print_summary = false;
+  RunOptions opt = test::checked_run_options();
   RunResult res = run_simulation(pv, opt, spec);
   REQUIRE(res.status == RunStatus::Hung);
   REQUIRE(res.exit_code == kExitSimError);
