@@ -1,9 +1,11 @@
 #include "platform/host/nic_network.hpp"
 
 #include <fmt/format.h>
+#include <optional>
 
 #include "hw/base/error.hpp"
 #include "platform/fw/fw_platform.hpp"
+#include "platform/topo/routing.hpp"
 
 namespace sanvp::host {
 
@@ -17,6 +19,10 @@ Network::ExternalNode external_ports(nic::Nic& n) {
   return x;
 }
 
+std::vector<std::uint8_t> uturn_route(const Network& net, int node) {
+  return {static_cast<std::uint8_t>(net.attachment(node).port)};
+}
+
 nlohmann::json nic_stats(nic::Nic& n, const Host& host) {
   nlohmann::json j = n.stats_json();  // core, regs, hdma, send and recv each give their keys
   j["pio_transactions"] = host.pio_transactions();
@@ -27,9 +33,13 @@ NicNetwork::NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& ima
   if (spec.switches < 1) throw UserError("a NIC network needs at least one switch");
   if (spec.hosts < 1) throw UserError("a NIC network needs at least one host");
   net_.set_check(spec.check);
-  const int trunk_ports = spec.switches > 1 ? 2 : 0;
+  if (spec.trunks < 1) throw UserError("a NIC network needs at least one link between neighbouring switches");
+  const int trunk_ports = spec.switches > 1 ? 2 * spec.trunks : 0;
+  if (trunk_ports >= spec.ports)
+    throw UserError(fmt::format("{} trunks between neighbouring switches leave no port for hosts on switches of {} ports", spec.trunks, spec.ports));
   for (int s = 0; s < spec.switches; ++s) net_.add_switch(spec.ports);
-  for (int s = 0; s + 1 < spec.switches; ++s) net_.connect(s, spec.ports - 1, s + 1, spec.ports - 2);
+  for (int s = 0; s + 1 < spec.switches; ++s)
+    for (int k = 0; k < spec.trunks; ++k) net_.connect(s, spec.ports - 1 - 2 * k, s + 1, spec.ports - 2 - 2 * k);
   // Hosts spread evenly from the first switch to the last, on the lowest free ports.
   std::vector<int> next_port(static_cast<std::size_t>(spec.switches), 0);
   for (int h = 0; h < spec.hosts; ++h) {
@@ -53,10 +63,25 @@ NicNetwork::NicNetwork(ParamValues& pv, std::uint64_t seed, const fw::Image& ima
   }
   net_.build();
   net_.compute_shortest_routes();  // a chain: deadlock-free
+  // Per destination the shortest route, then any alternates; to the node itself the U-turn
+  // through its switch.
+  std::optional<Topology> topo;
+  std::optional<AlternateRoutes> alt;
+  if (spec.alternates > 0) {
+    topo.emplace(topology_of(net_));
+    alt.emplace(*topo, true, spec.extra_hops);
+  }
   for (int src = 0; src < spec.hosts; ++src) {
-    std::vector<std::vector<std::uint8_t>> table(static_cast<std::size_t>(spec.hosts));
-    for (int dst = 0; dst < spec.hosts; ++dst)
-      if (dst != src) table[static_cast<std::size_t>(dst)] = net_.route(src, dst);
+    nic::RouteSets table(static_cast<std::size_t>(spec.hosts));
+    for (int dst = 0; dst < spec.hosts; ++dst) {
+      auto& rs = table[static_cast<std::size_t>(dst)];
+      if (dst == src) { rs = {uturn_route(net_, src)}; continue; }
+      rs = {net_.route(src, dst)};
+      if (alt) {
+        const auto& p = net_.route(src, dst);
+        for (auto& r : alt->routes(src, dst, RouteTable::View{p.data(), p.size()}, spec.alternates)) rs.push_back(std::move(r));
+      }
+    }
     nic::load_routes(*nics_[src], image, table);
   }
 }

@@ -1,8 +1,9 @@
 // NicNetwork: hosts with LANai-like NICs on a chain of switches, built by the fabric's Network
 // (each host + Nic is an external node: the Network makes and checks its links). Each host gets
 // a PCI bus, host memory and a Nic running the given firmware image.
-// Source routes (shortest paths; a chain is deadlock-free) are written into every NIC's SRAM
-// before the cores start, as a Myrinet mapper would (platform/nic/route_table.hpp).
+// Source routes (shortest paths, a chain is deadlock-free; to itself the U-turn; alternates
+// through parallel trunks if asked for) are written into every NIC's SRAM before the cores
+// start, as a Myrinet mapper would (platform/nic/route_table.hpp).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -23,6 +24,14 @@ struct NicNetworkSpec {
   int hosts = 2;
   int switches = 1;  // in a chain; hosts are spread from the first switch to the last
   int ports = 8;
+  // Parallel links between neighbouring switches: link k joins port ports-1-2k of switch s to
+  // port ports-2-2k of switch s+1 (k = 0 is the one link of the default chain).
+  int trunks = 1;
+  // Alternate routes per host pair in the NICs' route sets (fw/routes.h), besides the primary
+  // shortest route: other up*/down*-legal paths through the other trunks (AlternateRoutes), at
+  // most `extra_hops` switch hops longer.
+  int alternates = 0;
+  int extra_hops = 1;
   bool check = true;  // the fabric's work-conservation monitor (off in benchmarks)
 };
 
@@ -48,6 +57,9 @@ class NicNetwork {
   std::vector<std::unique_ptr<nic::Nic>> nics_;
 };
 
+// The route from `node` to itself: a U-turn out of its switch through the port it entered by
+// (as platform/topo's self_route, for networks built without a Topology).
+std::vector<std::uint8_t> uturn_route(const Network& net, int node);
 // A NIC's link ports as a Network external node.
 Network::ExternalNode external_ports(nic::Nic& nic);
 // Statistics of a NIC and its host for reports: core, sleep, engines, PIO.

@@ -25,7 +25,8 @@ nlohmann::json latency_json(std::vector<Time> v) {
 
 class NicNodes : public RunAgents {
  public:
-  NicNodes(Network& net, ParamValues& pv, std::uint64_t seed, const std::vector<NicNodeSpec>& specs) : specs_(specs) {
+  NicNodes(Network& net, ParamValues& pv, std::uint64_t seed, const std::vector<NicNodeSpec>& specs, NodeRouteSource routes)
+      : specs_(specs), route_source_(std::move(routes)) {
     std::map<std::string, std::size_t> loaded;
     for (const auto& s : specs_) {
       if (s.node < 0 || s.node >= net.nodes()) throw UserError(fmt::format("NIC node n{} does not exist", s.node));
@@ -43,7 +44,7 @@ class NicNodes : public RunAgents {
       nic::load_image(*n, image);
       net.set_external(s.node, external_ports(*n));
       if (!s.app.empty() && s.app != "idle" && !nic::has_route_table(image))
-        throw UserError(fmt::format("{}: firmware '{}' has no g_routes/g_nodes route table, so host application '{}' cannot message with it",
+        throw UserError(fmt::format("{}: firmware '{}' has no route table (g_routes/g_nodes or g_route_set, fw/routes.h), so host application '{}' cannot message with it",
                                     name, s.firmware, s.app));
       AppResult r;
       r.node = s.node;
@@ -59,16 +60,20 @@ class NicNodes : public RunAgents {
   }
 
   void start(Network& net) override {
-    // Each NIC's table holds the routes to the other NIC nodes (test endpoints never take NIC
-    // messages), indexed by node id.
+    // Each NIC's table holds the routes to the NIC nodes (test endpoints never take NIC
+    // messages), itself included (the U-turn), indexed by node id.
     std::vector<bool> is_nic(static_cast<std::size_t>(max_node_ + 1), false);
     for (const auto& s : specs_) is_nic[static_cast<std::size_t>(s.node)] = true;
     for (std::size_t i = 0; i < specs_.size(); ++i) {
       const fw::Image& image = images_[image_of_[i]];
       if (!nic::has_route_table(image)) continue;  // a firmware without messaging (checked above: its host runs no application)
-      std::vector<std::vector<std::uint8_t>> table(static_cast<std::size_t>(max_node_ + 1));
-      for (int d = 0; d <= max_node_; ++d)
-        if (is_nic[static_cast<std::size_t>(d)] && d != specs_[i].node) table[static_cast<std::size_t>(d)] = net.route(specs_[i].node, d);
+      const int src = specs_[i].node;
+      nic::RouteSets table(static_cast<std::size_t>(max_node_ + 1));
+      for (int d = 0; d <= max_node_; ++d) {
+        if (!is_nic[static_cast<std::size_t>(d)]) continue;
+        table[static_cast<std::size_t>(d)] = route_source_ ? route_source_(src, d)
+                                             : std::vector<nic::RouteBytes>{d != src ? net.route(src, d) : uturn_route(net, src)};
+      }
       try {
         nic::load_routes(*nics_[i], image, table);
       } catch (const UserError& e) {
@@ -222,6 +227,7 @@ class NicNodes : public RunAgents {
 
  private:
   std::vector<NicNodeSpec> specs_;
+  NodeRouteSource route_source_;
   std::vector<fw::Image> images_;
   std::vector<std::size_t> image_of_;
   std::vector<std::unique_ptr<Host>> hosts_;
@@ -236,8 +242,9 @@ class NicNodes : public RunAgents {
 
 }  // namespace
 
-std::unique_ptr<RunAgents> make_nic_nodes(Network& net, ParamValues& pv, std::uint64_t seed, const std::vector<NicNodeSpec>& specs) {
-  return std::make_unique<NicNodes>(net, pv, seed, specs);
+std::unique_ptr<RunAgents> make_nic_nodes(Network& net, ParamValues& pv, std::uint64_t seed, const std::vector<NicNodeSpec>& specs,
+                                          NodeRouteSource routes) {
+  return std::make_unique<NicNodes>(net, pv, seed, specs, std::move(routes));
 }
 
 }  // namespace sanvp::host

@@ -2,10 +2,12 @@
 // application thread) and a nic::Nic running that image replace the test endpoint, wired to the
 // node's switch port exactly as NicNetwork wires its hosts (the fabric's Network creates the
 // links; flow control is validated against them). Before the run, every NIC gets the run's
-// route table (the scenario's: up*/down* by default) at its image's g_routes/g_nodes symbols,
-// holding the routes to the other NIC nodes, and its host starts the node's application.
+// routes (the scenario's: up*/down* by default, with alternates if asked for) in its image's
+// route tables (fw/routes.h), holding the routes to the NIC nodes and the U-turn to itself,
+// and its host starts the node's application.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,8 +24,14 @@ struct NicNodeSpec {
   std::vector<std::string> args;
 };
 
+// The routes NIC node `src` gets to NIC node `dst` (src == dst: to itself), the primary first.
+using NodeRouteSource = std::function<std::vector<std::vector<std::uint8_t>>(int src, int dst)>;
+
 // Creates the hosts and NICs on `net` (before Network::build); the specs' applications must
-// have passed check_apps. Throws UserError for an unusable image.
-std::unique_ptr<RunAgents> make_nic_nodes(Network& net, ParamValues& pv, std::uint64_t seed, const std::vector<NicNodeSpec>& specs);
+// have passed check_apps. Throws UserError for an unusable image. `routes` gives each NIC's
+// route sets (a scenario's, with alternates); without it a NIC gets the network's route to
+// every other NIC node and the U-turn to itself.
+std::unique_ptr<RunAgents> make_nic_nodes(Network& net, ParamValues& pv, std::uint64_t seed, const std::vector<NicNodeSpec>& specs,
+                                          NodeRouteSource routes = {});
 
 }  // namespace sanvp::host

@@ -1,10 +1,12 @@
 #include "platform/scenario/scenario.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "firmware/runtime/include/fw/routes.h"
 #include "hw/base/error.hpp"
 #include "hw/base/utf8.hpp"
 #include "platform/fw/builtin_firmware.hpp"
@@ -150,7 +152,7 @@ ExplicitRoute read_explicit_route(const YAML::Node& item, const std::string& ep,
 void read_routing(Scenario& s, const YamlDoc& doc) {
   const YAML::Node R = s.doc["routing"];
   if (!R) return;
-  doc.check_keys(R, "routing", {"algorithm", "root", "check_deadlock", "routes"});
+  doc.check_keys(R, "routing", {"algorithm", "root", "check_deadlock", "routes", "alternates", "extra_hops"});
   s.where_routing = Origin{doc.where(R), "routing"};
   if (R["algorithm"]) {
     s.routing = doc.string(R["algorithm"], "routing.algorithm");
@@ -164,6 +166,8 @@ void read_routing(Scenario& s, const YamlDoc& doc) {
     s.topo.root = root;
   }
   if (R["check_deadlock"]) s.check_deadlock = doc.boolean(R["check_deadlock"], "routing.check_deadlock");
+  if (R["alternates"]) s.alternates = doc.integer(R["alternates"], "routing.alternates", 0, static_cast<int>(route_abi::kSetMaxRoutes) - 1);
+  if (R["extra_hops"]) s.extra_hops = doc.integer(R["extra_hops"], "routing.extra_hops", 0, 8);
   if (const YAML::Node L = R["routes"]) {
     doc.require_seq(L, "routing.routes");
     const int n = static_cast<int>(s.topo.nodes.size());
@@ -338,16 +342,53 @@ RouteTable scenario_routes(const Scenario& s, DeadlockReport* report) {
   return rt;
 }
 
+host::NodeRouteSource firmware_routes(const Scenario& s, std::shared_ptr<const RouteTable> rt, const std::vector<int>& nodes,
+                                      DeadlockReport* report) {
+  using Routes = std::vector<std::vector<std::uint8_t>>;
+  auto self = std::make_shared<std::vector<std::uint8_t>>();
+  for (const int n : nodes) self->resize(std::max<std::size_t>(self->size(), static_cast<std::size_t>(n) + 1));
+  for (const int n : nodes) (*self)[static_cast<std::size_t>(n)] = self_route(s.topo, n).front();
+  auto alts = std::make_shared<std::map<std::pair<int, int>, Routes>>();
+  if (s.alternates > 0) {
+    AlternateRoutes alt(s.topo, s.routing != "shortest", s.extra_hops);
+    std::vector<ExtraRoute> extra;
+    for (const int a : nodes)
+      for (const int b : nodes) {
+        if (a == b) continue;
+        Routes r = alt.routes(a, b, rt->at(a, b), s.alternates);
+        for (const auto& x : r) extra.push_back(ExtraRoute{a, b, x});
+        if (!r.empty()) (*alts)[{a, b}] = std::move(r);
+      }
+    DeadlockReport rep = check_deadlock(s.topo, *rt, extra);
+    if (!rep.acyclic && s.check_deadlock)
+      throw UserError(fmt::format("{}: routes with their alternates can deadlock (routing.alternates: {}; set routing.check_deadlock: "
+                                  "false to run them anyway)\n{}",
+                                  s.where_routing.at.empty() ? s.file : s.where_routing.str(), s.alternates, rep.describe(s.topo)));
+    if (report) *report = rep;
+  }
+  return [rt, self, alts](int src, int dst) -> Routes {
+    if (src == dst) return {{(*self)[static_cast<std::size_t>(src)]}};
+    Routes r{rt->vec(src, dst)};
+    const auto it = alts->find({src, dst});
+    if (it != alts->end()) r.insert(r.end(), it->second.begin(), it->second.end());
+    return r;
+  };
+}
+
 RunSpec scenario_run_spec(const Scenario& s) {
   RunSpec spec;
   std::vector<host::NicNodeSpec> nics;
   for (const auto& p : s.programs)
     if (!p.firmware.empty()) nics.push_back(host::NicNodeSpec{p.node, p.firmware, p.host_app, p.host_args});
-  if (!nics.empty())
-    spec.agents = [nics](Network& net, ParamValues& pv, std::uint64_t seed) { return host::make_nic_nodes(net, pv, seed, nics); };
   auto topo = std::make_shared<Topology>(s.topo);
   DeadlockReport rep;
   auto rt = std::make_shared<RouteTable>(scenario_routes(s, &rep));
+  if (!nics.empty()) {
+    std::vector<int> nic_nodes;
+    for (const auto& n : nics) nic_nodes.push_back(n.node);
+    host::NodeRouteSource routes = firmware_routes(s, rt, nic_nodes, &rep);
+    spec.agents = [nics, routes](Network& net, ParamValues& pv, std::uint64_t seed) { return host::make_nic_nodes(net, pv, seed, nics, routes); };
+  }
   spec.topology = [topo](Network& net) { topo->populate(net); };
   spec.routes = [rt](Network& net) {
     const int n = rt->nodes();
@@ -360,6 +401,10 @@ RunSpec scenario_run_spec(const Scenario& s) {
                                    {"deadlock_check", s.check_deadlock}, {"dependency_graph_acyclic", rep.acyclic},
                                    {"channels", rep.channels}, {"dependencies", rep.dependencies}};
   if (!rep.acyclic) spec.scenario_json["routing"]["dependency_cycle"] = rep.describe(s.topo);
+  if (s.alternates > 0) {  // only then: reports of runs without alternates keep their form
+    spec.scenario_json["routing"]["alternates"] = s.alternates;
+    spec.scenario_json["routing"]["extra_hops"] = s.extra_hops;
+  }
   return spec;
 }
 

@@ -6,11 +6,13 @@
 // by dotted path (list items by index), any other key is a model parameter (as `sanvp params`).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 #include <yaml-cpp/yaml.h>
 
+#include "platform/host/nic_nodes.hpp"
 #include "platform/sim/run.hpp"
 #include "platform/topo/deadlock.hpp"
 #include "platform/topo/routing.hpp"
@@ -43,6 +45,10 @@ struct Scenario {
   bool check_deadlock = true;
   Origin where_routing;
   std::vector<ExplicitRoute> routes;  // replace computed routes
+  // Alternate routes handed to NIC firmware besides the primary (fw/routes.h route sets):
+  // routing.alternates per node pair, at most routing.extra_hops longer than the shortest.
+  int alternates = 0;
+  int extra_hops = 1;
   std::vector<NodeProgram> programs;
   std::string vcd, trace, trace_window;
   YAML::Node doc;                     // the document after --set overrides
@@ -55,6 +61,13 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
 // Computes the scenario's routes: the routing algorithm, then explicit overrides; with
 // check_deadlock the channel dependency graph must be acyclic (else UserError with the cycle).
 RouteTable scenario_routes(const Scenario& s, DeadlockReport* report = nullptr);
+// The routes NIC firmware gets from node `src` to node `dst`, the primary (from `rt`) first,
+// then up to s.alternates alternates (platform/topo/routing.hpp: AlternateRoutes); to itself the
+// U-turn. For every ordered pair of `nodes` (NIC nodes), computed at once: with alternates the
+// primary routes plus all alternates are checked for deadlock like the primary routes alone
+// (UserError with the cycle if s.check_deadlock), else `report` (if given) describes them.
+host::NodeRouteSource firmware_routes(const Scenario& s, std::shared_ptr<const RouteTable> rt, const std::vector<int>& nodes,
+                                      DeadlockReport* report = nullptr);
 // A RunSpec that builds the scenario's network and installs its routes; nodes with firmware
 // become hosts with NICs (platform/host/nic_nodes.hpp) running their host applications.
 RunSpec scenario_run_spec(const Scenario& s);

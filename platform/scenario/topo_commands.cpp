@@ -2,7 +2,9 @@
 // their up*/down* routes. Both accept a topology file or a scenario file.
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 
+#include "firmware/runtime/include/fw/routes.h"
 #include "platform/cli/commands.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
@@ -112,13 +114,22 @@ const CommandRegistrar reg_topo{"topo", [](CLI::App& app) -> CommandRun {
 struct RoutesArgs {
   std::string file, algorithm;
   bool no_check = false;
+  int alternates = -1, extra_hops = -1;  // -1: the scenario's (routing.alternates, routing.extra_hops)
+  bool self = false;
 };
 
 const CommandRegistrar reg_routes{"routes", [](CLI::App& app) -> CommandRun {
   auto a = std::make_shared<RoutesArgs>();
-  auto* cmd = app.add_subcommand("routes", "print the source route of every node pair and check them for deadlock");
+  auto* cmd = app.add_subcommand("routes", "print the source route of every node pair (with --alternates and --self, the routes firmware gets) and check them for deadlock");
   cmd->add_option("file", a->file, "topology or scenario file")->required();
   cmd->add_option("--algorithm", a->algorithm, "up-down (default) or shortest (unrestricted, may deadlock)");
+  cmd->add_option("--alternates", a->alternates, "also print up to N alternate routes per pair, as firmware gets them (default: the "
+                                                 "scenario's routing.alternates, else 0)")
+      ->check(CLI::Range(0, static_cast<int>(route_abi::kSetMaxRoutes) - 1));
+  cmd->add_option("--extra-hops", a->extra_hops, "alternates at most this many switch hops longer than the shortest (default: the "
+                                                 "scenario's routing.extra_hops, else 1)")
+      ->check(CLI::Range(0, 8));
+  cmd->add_flag("--self", a->self, "also print each node's route to itself (the U-turn through its switch)");
   return [a]() -> int {
     Scenario s = load_any(a->file);
     if (!a->algorithm.empty()) {
@@ -126,15 +137,36 @@ const CommandRegistrar reg_routes{"routes", [](CLI::App& app) -> CommandRun {
         throw UserError(fmt::format("--algorithm: unknown '{}' (up-down, shortest)", a->algorithm));
       s.routing = a->algorithm;
     }
+    if (a->alternates >= 0) s.alternates = a->alternates;
+    if (a->extra_hops >= 0) s.extra_hops = a->extra_hops;
     s.check_deadlock = false;
     DeadlockReport rep;
     const RouteTable rt = scenario_routes(s, &rep);
     const UpDownTree u = updown_tree(s.topo);
     fmt::print("# {} routes of {} (root switch {}); bytes = output port at each switch\n", s.routing,
                s.topo.name.empty() ? a->file : s.topo.name, u.root);
+    if (s.alternates > 0)
+      fmt::print("# alternates: up to {} per pair, legal under {}, no switch twice, at most {} extra hops; \"alt k\" = route k\n",
+                 s.alternates, s.routing, s.extra_hops);
+    std::optional<AlternateRoutes> alt;
+    std::vector<ExtraRoute> extra;
+    if (s.alternates > 0) alt.emplace(s.topo, s.routing != "shortest", s.extra_hops);
     for (int x = 0; x < rt.nodes(); ++x)
-      for (int y = 0; y < rt.nodes(); ++y)
-        if (x != y) fmt::print("n{} -> n{}: {}\n", x, y, format_route(rt.at(x, y)));
+      for (int y = 0; y < rt.nodes(); ++y) {
+        if (x == y) {
+          const auto u_turn = self_route(s.topo, x);
+          if (a->self) fmt::print("n{} -> n{}: {} (U-turn)\n", x, y, format_route(RouteTable::View{u_turn.data(), u_turn.size()}));
+          continue;
+        }
+        fmt::print("n{} -> n{}: {}\n", x, y, format_route(rt.at(x, y)));
+        if (!alt) continue;
+        const auto routes = alt->routes(x, y, rt.at(x, y), s.alternates);
+        for (std::size_t k = 0; k < routes.size(); ++k) {
+          fmt::print("n{} -> n{} alt {}: {}\n", x, y, k + 1, format_route(RouteTable::View{routes[k].data(), routes[k].size()}));
+          extra.push_back(ExtraRoute{x, y, routes[k]});
+        }
+      }
+    if (!extra.empty()) rep = check_deadlock(s.topo, rt, extra);  // the primary routes with their alternates
     fmt::print("{}", rep.describe(s.topo));
     return rep.acyclic ? 0 : kExitUserError;
   };

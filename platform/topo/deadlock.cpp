@@ -120,7 +120,7 @@ struct DependencyGraph {
 
 }  // namespace
 
-DeadlockReport check_deadlock(const Topology& t, const RouteTable& routes) {
+DeadlockReport check_deadlock(const Topology& t, const RouteTable& routes, const std::vector<ExtraRoute>& extra) {
   const auto pm = t.port_map();
   DependencyGraph g(t);
   const int n = routes.nodes();
@@ -128,6 +128,10 @@ DeadlockReport check_deadlock(const Topology& t, const RouteTable& routes) {
   for (int s = 0; s < n; ++s)
     for (int d = 0; d < n; ++d)
       if (s != d) g.add_route(t, pm, s, d, routes.at(s, d));
+  for (const auto& x : extra) {
+    if (x.src < 0 || x.src >= n || x.dst < 0 || x.dst >= n) throw UserError(fmt::format("route n{}->n{}: no such node", x.src, x.dst));
+    g.add_route(t, pm, x.src, x.dst, RouteTable::View{x.route.data(), x.route.size()});
+  }
   DeadlockReport rep;
   for (char u : g.used) rep.channels += u != 0;
   rep.dependencies = g.edges;

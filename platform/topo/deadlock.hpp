@@ -4,6 +4,7 @@
 // cycle. The checker either proves the graph acyclic or returns one cycle with, for every edge,
 // a route that creates it.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,14 @@ struct DeadlockReport {
   std::string describe(const Topology& t) const;  // multi-line, printed by tools
 };
 
+// A route besides the route table's (an alternate handed to firmware).
+struct ExtraRoute {
+  int src, dst;
+  std::vector<std::uint8_t> route;
+};
+
 // Validates every route (throws UserError on a route that leaves the network or ends at the
-// wrong node) and checks the dependency graph.
-DeadlockReport check_deadlock(const Topology& t, const RouteTable& routes);
+// wrong node) and checks the dependency graph of the table's routes plus `extra`.
+DeadlockReport check_deadlock(const Topology& t, const RouteTable& routes, const std::vector<ExtraRoute>& extra = {});
 
 }  // namespace sanvp

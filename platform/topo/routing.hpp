@@ -57,6 +57,39 @@ RouteTable updown_routes(const Topology& t);
 // to demonstrate what the checker catches.
 RouteTable shortest_routes(const Topology& t);
 
+// The route from node `n` to itself: a U-turn out of its switch through the port it entered by
+// (one route byte naming that port). It uses no switch-to-switch channel, so it adds no channel
+// dependency. Myrinet switches allow it; so does the model (an input may be granted its own
+// port's output, which is a separate link direction).
+std::vector<std::uint8_t> self_route(const Topology& t, int n);
+
+// Alternate routes between node pairs, besides the primary: other paths that are legal under
+// the routing rule (up*/down*, or any path for unrestricted shortest routing) so that a set of
+// up*/down* routes with their alternates stays deadlock-free, visit no switch twice and are at
+// most `extra_hops` switch hops longer than the shortest legal path between the two switches.
+// They are ranked by length, then by the switch-to-switch links they share with the primary
+// (fewest first: a second trunk beats a detour that merges back), then by output ports, lowest
+// first. Nodes on the same switch have none (the direct route is the only simple path).
+// Candidates are searched per switch pair (at most kMaxCandidates each, shortest first) and
+// cached.
+class AlternateRoutes {
+ public:
+  static constexpr int kMaxCandidates = 64;
+  AlternateRoutes(const Topology& t, bool updown, int extra_hops);
+  // Up to `count` routes from node `src` to node `dst` (src != dst), none equal to `primary`.
+  std::vector<std::vector<std::uint8_t>> routes(int src, int dst, RouteTable::View primary, int count);
+
+ private:
+  const std::vector<std::vector<std::uint8_t>>& candidates(int from_sw, int to_sw);
+  const Topology& t_;
+  std::vector<std::vector<PortEnd>> pm_;
+  UpDownTree tree_;
+  bool updown_;
+  int extra_;
+  std::vector<std::vector<std::vector<std::vector<std::uint8_t>>>> cache_;  // [from][to] -> switch paths
+  std::vector<std::vector<char>> cached_;
+};
+
 // Follows `route` from node `src`; returns the node reached, or throws UserError naming `what`
 // and the failing hop.
 int walk_route(const Topology& t, const std::vector<std::vector<PortEnd>>& pm, int src, RouteTable::View route,

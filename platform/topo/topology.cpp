@@ -115,6 +115,39 @@ void Topology::apply_params(ParamValues& pv) const {
     }
 }
 
+Topology topology_of(const Network& net) {
+  Topology t;
+  t.name = "network";
+  const Origin here{"network", "built in code"};
+  for (int s = 0; s < net.switches(); ++s) {
+    TopoSwitch x;
+    x.id = s;
+    x.ports = net.switch_ports(s);
+    x.where = x.where_ports = here;
+    t.switches.push_back(x);
+  }
+  for (int n = 0; n < net.nodes(); ++n) {
+    TopoNode x;
+    x.id = n;
+    x.sw = net.attachment(n).sw;
+    x.port = net.attachment(n).port;
+    x.where = x.where_sw = x.where_port = here;
+    t.nodes.push_back(x);
+  }
+  for (const auto& k : net.trunks()) {
+    TopoLink x;
+    x.sw_a = k.sw_a;
+    x.port_a = k.port_a;
+    x.sw_b = k.sw_b;
+    x.port_b = k.port_b;
+    x.where = x.where_a = x.where_b = here;
+    t.links.push_back(x);
+  }
+  t.where_links = here;
+  t.validate();
+  return t;
+}
+
 void Topology::populate(Network& net) const {
   for (const auto& s : switches) net.add_switch(s.ports);
   for (const auto& n : nodes) net.add_node(n.sw, n.port);

@@ -78,4 +78,8 @@ struct Topology {
   nlohmann::json to_json() const;
 };
 
+// The topology of a network built in code (switches, nodes, links; no parameter overrides; root
+// switch 0), so that the topology layer can route it (e.g. AlternateRoutes).
+Topology topology_of(const Network& net);
+
 }  // namespace sanvp

@@ -177,3 +177,100 @@ TEST_CASE("a configured root moves the up*/down* tree") {
   REQUIRE(b.vec(1, 3) == std::vector<std::uint8_t>{1, 1, 0});
   REQUIRE_THAT(error_of([&] { load_text("root: 4\n" + ring); }), Catch::Contains("root"));
 }
+
+namespace {
+// Two trunks between sw0 and sw1, and a triangle through sw2; node i on port 0 of switch i.
+// Root sw0: sw1 and sw2 are one level down; between them, sw2 -> sw1 goes up (lower id).
+const char* const kTwoTrunks = R"(
+switches: 3
+nodes: ["0:0", "1:0", "2:0"]
+links:
+  - {a: "0:1", b: "1:1"}
+  - {a: "0:2", b: "1:2"}
+  - {a: "1:3", b: "2:1"}
+  - {a: "0:3", b: "2:2"}
+)";
+
+using Routes = std::vector<std::vector<std::uint8_t>>;
+
+// Up*/down* legal: once a hop goes down, no hop goes up. Returns the switch hops.
+int legal_hops(const Topology& t, int s, const std::vector<std::uint8_t>& r) {
+  const auto pm = t.port_map();
+  const UpDownTree u = updown_tree(t);
+  int sw = t.nodes[s].sw;
+  bool down = false;
+  for (std::size_t h = 0; h + 1 < r.size(); ++h) {
+    const auto& e = pm[sw][r[h]];
+    REQUIRE(e.kind == PortEnd::Switch);
+    const bool up = u.up(sw, e.id);
+    REQUIRE_FALSE((down && up));
+    down = down || !up;
+    sw = e.id;
+  }
+  return static_cast<int>(r.size()) - 1;
+}
+}  // namespace
+
+TEST_CASE("alternate routes on two trunks: distinct, legal up*/down*, reach the destination, ranked, deadlock-free") {
+  const Topology t = load_text(kTwoTrunks);
+  const RouteTable rt = updown_routes(t);
+  const auto pm = t.port_map();
+  AlternateRoutes alt(t, true, 1);
+  // The second trunk is the alternate between sw0 and sw1; the detour through sw2 would turn
+  // up after down (sw0 -> sw2 down, sw2 -> sw1 up) and is not legal.
+  REQUIRE(rt.vec(0, 1) == std::vector<std::uint8_t>{1, 0});
+  REQUIRE(alt.routes(0, 1, rt.at(0, 1), 3) == Routes{{2, 0}});
+  REQUIRE(alt.routes(1, 0, rt.at(1, 0), 3) == Routes{{2, 0}});
+  // From sw2 to sw1 the direct link is primary; up to sw0 and down either trunk is one hop
+  // longer, ranked by port.
+  REQUIRE(rt.vec(2, 1) == std::vector<std::uint8_t>{1, 0});
+  REQUIRE(alt.routes(2, 1, rt.at(2, 1), 3) == Routes{{2, 1, 0}, {2, 2, 0}});
+  REQUIRE(alt.routes(2, 1, rt.at(2, 1), 1) == Routes{{2, 1, 0}});
+  // No extra hops allowed: only paths as short as the primary.
+  AlternateRoutes same_length(t, true, 0);
+  REQUIRE(same_length.routes(2, 1, rt.at(2, 1), 3).empty());
+  REQUIRE(same_length.routes(0, 1, rt.at(0, 1), 3) == Routes{{2, 0}});
+  std::vector<ExtraRoute> extra;
+  for (int s = 0; s < 3; ++s)
+    for (int d = 0; d < 3; ++d) {
+      if (s == d) continue;
+      INFO("n" << s << " -> n" << d);
+      const auto primary = rt.vec(s, d);
+      const Routes a = alt.routes(s, d, rt.at(s, d), 8);
+      CHECK(!a.empty());  // every pair of this network has one
+      int prev = legal_hops(t, s, primary);
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        CHECK(a[k] != primary);
+        for (std::size_t j = 0; j < k; ++j) CHECK(a[k] != a[j]);
+        const int hops = legal_hops(t, s, a[k]);
+        CHECK(hops >= prev);                                     // ranked by length
+        CHECK(hops <= legal_hops(t, s, primary) + 1);            // at most extra_hops longer
+        CHECK(walk_route(t, pm, s, RouteTable::View{a[k].data(), a[k].size()}, "alt") == d);
+        prev = hops;
+        extra.push_back(ExtraRoute{s, d, a[k]});
+      }
+    }
+  const DeadlockReport rep = check_deadlock(t, rt, extra);
+  CHECK(rep.acyclic);
+  CHECK(rep.dependencies > check_deadlock(t, rt).dependencies);  // the alternates add dependencies, no cycle
+  // Unrestricted routing also offers the detour the up*/down* rule forbids.
+  AlternateRoutes any(t, false, 1);
+  const RouteTable srt = shortest_routes(t);
+  REQUIRE(any.routes(0, 1, srt.at(0, 1), 3) == Routes{{2, 0}, {3, 1, 0}});
+}
+
+TEST_CASE("the route to a node itself is the U-turn through its switch, and nodes on one switch have no alternates") {
+  const Topology t = load_text(kTwoTrunks);
+  const auto pm = t.port_map();
+  for (int n = 0; n < 3; ++n) {
+    const auto r = self_route(t, n);
+    REQUIRE(r == std::vector<std::uint8_t>{0});
+    REQUIRE(walk_route(t, pm, n, RouteTable::View{r.data(), r.size()}, "self") == n);
+  }
+  const Topology star = load_text("switches: 2\nnodes: [\"0:0\", \"0:1\", \"1:0\"]\nlinks:\n  - {a: \"0:7\", b: \"1:7\"}\n");
+  AlternateRoutes alt(star, true, 2);
+  const RouteTable rt = updown_routes(star);
+  CHECK(alt.routes(0, 1, rt.at(0, 1), 4).empty());
+  CHECK(alt.routes(1, 0, rt.at(1, 0), 4).empty());
+  CHECK(self_route(star, 1) == std::vector<std::uint8_t>{1});
+}

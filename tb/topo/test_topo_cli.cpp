@@ -72,3 +72,29 @@ TEST_CASE("the README's annotated scenario is the example file that CI runs, ver
   REQUIRE(example.size() > 500);
   REQUIRE_THAT(readme, Catch::Contains("```yaml\n" + example + "```"));
 }
+
+TEST_CASE("routes --alternates --self prints the alternates and U-turns firmware gets, and without them the output is unchanged") {
+  const fs::path d = fs::temp_directory_path() / fmt::format("sanvp-topo-trunks-{}", ::getpid());
+  fs::create_directories(d);
+  const std::string f = (d / "trunks.yaml").string();
+  std::ofstream(f) << "switches: 2\nnodes: [\"0:0\", \"1:0\"]\nlinks:\n  - {a: \"0:1\", b: \"1:1\"}\n  - {a: \"0:2\", b: \"1:2\"}\n";
+  auto [rc, out] = run_sanvp("routes " + f);
+  REQUIRE(rc == 0);
+  REQUIRE_THAT(out, Catch::Contains("n0 -> n1: 1 0\nn1 -> n0: 1 0\n"));
+  REQUIRE_THAT(out, !Catch::Contains("alt") && !Catch::Contains("U-turn"));
+  std::tie(rc, out) = run_sanvp("routes " + f + " --alternates 2 --self");
+  REQUIRE(rc == 0);
+  REQUIRE_THAT(out, Catch::Contains("n0 -> n0: 0 (U-turn)\nn0 -> n1: 1 0\nn0 -> n1 alt 1: 2 0\nn1 -> n0: 1 0\nn1 -> n0 alt 1: 2 0\nn1 -> n1: 0 (U-turn)\n"));
+  REQUIRE_THAT(out, Catch::Contains("acyclic"));
+  // A scenario asks for them with routing.alternates.
+  const std::string sc = (d / "s.yaml").string();
+  std::ofstream(sc) << "topology: trunks.yaml\nrouting: {alternates: 1, extra_hops: 0}\n";
+  std::tie(rc, out) = run_sanvp("routes " + sc);
+  REQUIRE(rc == 0);
+  REQUIRE_THAT(out, Catch::Contains("n0 -> n1 alt 1: 2 0"));
+  std::ofstream(sc) << "topology: trunks.yaml\nrouting: {alternates: 300}\n";
+  std::tie(rc, out) = run_sanvp("routes " + sc);
+  REQUIRE(rc == 2);
+  REQUIRE_THAT(out, Catch::Contains("routing.alternates"));
+  fs::remove_all(d);
+}
