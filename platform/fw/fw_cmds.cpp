@@ -12,6 +12,7 @@
 #include "hw/base/io.hpp"
 #include "hw/base/sim_time.hpp"
 #include "platform/fw/fw_platform.hpp"
+#include "platform/sim/report.hpp"
 
 namespace sanvp::fw {
 namespace {
@@ -33,20 +34,21 @@ FwOptions& opts() {
   return o;
 }
 
-std::ostream* open_out(const std::string& path, const char* what, std::unique_ptr<std::ofstream>& holder) {
-  if (path.empty()) return &std::cerr;
-  check_output_path(path, what);
-  holder = std::make_unique<std::ofstream>(path);
-  if (!*holder) throw UserError(fmt::format("{}: cannot open '{}' for writing", what, path));
+// Trace and profile files are written while the core runs (stderr when no file is given); the
+// Report checked their paths before the run.
+std::ostream* open_out(const Report::Output& out, std::unique_ptr<std::ofstream>& holder) {
+  if (!out.wanted()) return &std::cerr;
+  holder = std::make_unique<std::ofstream>(out.path);
+  if (!*holder) throw UserError(fmt::format("{}: cannot open '{}' for writing", out.option, out.path));
   return holder.get();
 }
 
 // A trace or profile file that could not be written completely is a failed run, not a success.
-void close_out(std::unique_ptr<std::ofstream>& holder, const char* what, const std::string& path) {
+void close_out(std::unique_ptr<std::ofstream>& holder, const Report::Output& out) {
   if (!holder) return;
   holder->flush();
   holder->close();
-  if (!*holder) throw IoError(fmt::format("{}: writing '{}' failed", what, path));
+  if (!*holder) throw IoError(fmt::format("{}: writing '{}' failed", out.option, out.path));
 }
 
 // The firmware's exit code is the process's; one that does not fit 0..255 would wrap (256 would
@@ -60,6 +62,9 @@ int firmware_exit_status(std::uint32_t code, Time when) {
 
 int run_fw() {
   auto& o = opts();
+  Report rep;
+  const auto trace_out = rep.output(o.trace_file, "--fw-trace-file");
+  const auto prof_out = rep.output(o.profile_file, "--fw-profile-file");
   ParamValues pv;
   apply_sets(pv, o.sets);
   const Time timeout = parse_time(o.timeout, "--timeout");
@@ -68,10 +73,10 @@ int run_fw() {
   pv.check_all_used();
   std::unique_ptr<std::ofstream> trace_holder, prof_holder;
   if (o.trace || !o.trace_file.empty() || !o.trace_filter.empty())
-    plat.core->enable_trace(open_out(o.trace_file, "--fw-trace-file", trace_holder), parse_pc_filter(o.trace_filter, im));
+    plat.core->enable_trace(open_out(trace_out, trace_holder), parse_pc_filter(o.trace_filter, im));
   std::ostream* prof = nullptr;
   if (o.profile || !o.profile_file.empty()) {
-    prof = open_out(o.profile_file, "--fw-profile-file", prof_holder);
+    prof = open_out(prof_out, prof_holder);
     plat.core->enable_profile();
   }
   const auto wall0 = std::chrono::steady_clock::now();
@@ -80,8 +85,8 @@ int run_fw() {
   std::cout.flush();
   const auto& r = plat.core->result();
   if (prof) *prof << plat.core->profile_report();
-  close_out(trace_holder, "--fw-trace-file", o.trace_file);
-  close_out(prof_holder, "--fw-profile-file", o.profile_file);
+  close_out(trace_holder, trace_out);
+  close_out(prof_holder, prof_out);
   if (o.stats) {
     // A core still running at the timeout has no result yet: its counters are current.
     const bool running = r.outcome == nic::LanaiCore::Outcome::kRunning;

@@ -10,6 +10,7 @@
 #include "hw/base/io.hpp"
 #include "platform/fw/builtin_firmware.hpp"
 #include "platform/host/msg_bench.hpp"
+#include "platform/sim/report.hpp"
 
 namespace sanvp::host {
 namespace {
@@ -86,13 +87,16 @@ int run() {
       pos = comma == std::string::npos ? o.sizes.size() : comma + 1;
     }
   }
-  for (const auto& [path, what] : {std::pair{o.report, "--report"}, {o.vcd, "--vcd"}, {o.timeline, "--timeline"}, {o.fw_trace_file, "--fw-trace-file"}})
-    if (!path.empty()) check_output_path(path, what);
+  Report rep;
+  const auto report = rep.output(o.report, "--report");
+  for (const auto& [path, what] : {std::pair{o.vcd, "--vcd"}, {o.timeline, "--timeline"}, {o.fw_trace_file, "--fw-trace-file"}})
+    rep.output(path, what);  // written by the bench as it runs; checked before it starts
   const fw::Image im = fw::Image::load(o.image);
   MsgBenchResult r = run_msg_bench(pv, im, m);
   std::cout << r.table;
-  if (r.exit_code == 0 || r.report.contains("error")) write_file_checked(o.report, r.report.dump(2) + "\n", "--report");
-  return r.exit_code;
+  if (r.exit_code == 0 || r.report.contains("error")) rep.write_json(report, r.report, 2);
+  if (r.exit_code != 0) rep.fail(r.exit_code);
+  return rep.exit_code();
 }
 
 const CommandRegistrar reg{"msg", [](CLI::App& app) -> CommandRun {
