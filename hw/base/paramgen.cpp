@@ -261,13 +261,16 @@ std::string check_cpp(const Param& p) {
   const std::string key = s.key();
   switch (s.type) {
     case sanvp::ParamType::Int: {
-      bool full = false;
-      for (const auto& t : kIntTypes)
-        if (p.ctype == t.name && s.lo <= t.lo && s.hi >= t.hi) full = true;
-      if (full) return "";
-      return fmt::format("    if (static_cast<std::int64_t>({0}) < {1} || static_cast<std::int64_t>({0}) > {2})\n"
-                         "      throw UserError(fmt::format(\"{{}}{3} = {{}} is outside {4}\", where, {0}));\n",
-                         p.field, int_bound(s.lo), int_bound(s.hi), key, fmt::format("{}..{}", s.lo, s.hi));
+      // Only the bounds the field type does not enforce (no always-false comparisons).
+      const IntType* t = nullptr;
+      for (const auto& it : kIntTypes)
+        if (p.ctype == it.name) t = &it;
+      std::vector<std::string> tests;
+      if (s.lo > t->lo) tests.push_back(fmt::format("static_cast<std::int64_t>({}) < {}", p.field, int_bound(s.lo)));
+      if (s.hi < t->hi) tests.push_back(fmt::format("static_cast<std::int64_t>({}) > {}", p.field, int_bound(s.hi)));
+      if (tests.empty()) return "";
+      return fmt::format("    if ({})\n      throw UserError(fmt::format(\"{{}}{} = {{}} is outside {}..{}\", where, {}));\n",
+                         fmt::join(tests, " || "), key, s.lo, s.hi, p.field);
     }
     case sanvp::ParamType::Real:
       if (s.range_text().empty()) return "";

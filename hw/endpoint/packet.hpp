@@ -24,6 +24,8 @@ struct PacketRecord {
   Time tail_arrival = kNever;     // last flit completely at the destination
   std::uint8_t deliveries = 0;    // times delivered intact (must end at exactly 1)
   bool corrupt = false;           // CRC or content mismatch seen
+  bool faulted = false;           // a link fault touched it (hw/link/link_faults.hpp): a bad copy is expected
+  bool dropped = false;           // ended inside the network: consumed by a switch or lost on a cut link
   std::uint32_t wire_len() const { return route_len + 2u + payload + 1u; }
 };
 

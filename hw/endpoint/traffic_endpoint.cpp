@@ -271,7 +271,9 @@ void TrafficEndpoint::drain() {
 }
 
 void TrafficEndpoint::consume(const Flit& f, Time at) {
-  if (raw_active_ || (f.head && barrier::is_barrier_lead(f.data))) {
+  // Barrier packets come from the switch's unit (no packet id); a packet of the table whose
+  // leading byte a link fault turned into a barrier lead is still checked as that packet.
+  if (raw_active_ || (f.head && f.packet == kNoPacket && barrier::is_barrier_lead(f.data))) {
     // A packet from the switch's barrier unit (message or register-write answer).
     if (f.head) { raw_active_ = true; raw_.clear(); }
     raw_.push_back(f.data);

@@ -5,10 +5,12 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 
 #include "hw/link/flit.hpp"
+#include "hw/link/link_faults.hpp"
 #include "hw/link/link_params.hpp"
 #include "hw/base/params.hpp"
 #include "hw/base/trace.hpp"
@@ -32,13 +34,26 @@ class LinkChannel {
   const std::string& path() const { return path_; }
   const LinkTiming& timing() const { return timing_; }
 
-  // Sender puts `f` on the wire at `t` (the current simulated time).
+  // Sender puts `f` on the wire at `t` (the current simulated time). With fault injection
+  // (link_faults.hpp) the receiver may get it changed, or not at all; the sender, the flit
+  // count, the observer and the waves see it as sent.
   void send(const Flit& f, Time t) {
     ++flits_;
     if (observer_) observer_(f, t);
     if (data_sig_.on()) trace_flit(f, t);
+    if (faults_) {
+      Flit g = f;
+      if (!faults_->apply(g, t)) return;
+      if (rx_observer_) rx_observer_(g, t);
+      rx_->receive(g, t + timing_.ld);
+      return;
+    }
+    if (rx_observer_) rx_observer_(f, t);
     rx_->receive(f, t + timing_.ld);
   }
+  // Fault injection on this direction (none by default).
+  void set_faults(std::unique_ptr<LinkFaults> f) { faults_ = std::move(f); }
+  LinkFaults* faults() const { return faults_.get(); }
   // Receiver's flow controller emits STOP/GO at `t`; `fc_total` is both flow controllers' delay.
   void send_control(bool stop, Time t, Time fc_total) {
     ++controls_;
@@ -49,6 +64,8 @@ class LinkChannel {
   void declare_traces();
   // Test hook: sees every flit as it leaves the sender.
   void set_observer(std::function<void(const Flit&, Time)> fn) { observer_ = std::move(fn); }
+  // Test hook: sees every flit the receiver gets (after faults), with its departure time.
+  void set_rx_observer(std::function<void(const Flit&, Time)> fn) { rx_observer_ = std::move(fn); }
   std::uint64_t flits() const { return flits_; }
   std::uint64_t controls() const { return controls_; }
 
@@ -59,7 +76,8 @@ class LinkChannel {
   FlitReceiver* rx_ = nullptr;
   ControlReceiver* tx_ = nullptr;
   LinkTransmitter* transmitter_ = nullptr;
-  std::function<void(const Flit&, Time)> observer_;
+  std::function<void(const Flit&, Time)> observer_, rx_observer_;
+  std::unique_ptr<LinkFaults> faults_;
   std::uint64_t flits_ = 0, controls_ = 0;
   TraceSignal data_sig_, kind_sig_, stopgo_sig_, pkt_sig_;
 };

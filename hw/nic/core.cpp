@@ -1,4 +1,5 @@
 #include "hw/nic/core.hpp"
+#include "hw/nic/refusal.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -180,9 +181,11 @@ std::uint32_t LanaiCore::transport(tlm::tlm_command cmd, std::uint32_t ea, unsig
   if (end > issue) extra_time_ += end - issue;
   if (p.get_response_status() != tlm::TLM_OK_RESPONSE) {
     const bool unmapped = p.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    Refusal* why = p.get_extension<Refusal>();
+    const std::string cause = why ? why->why : p.get_response_string();
+    p.clear_extension(why);  // the payload is reused; the target owns the extension
     throw Fault{unmapped ? FaultKind::kUnmappedAccess : FaultKind::kBusError, s_.pc, ea,
-                fmt::format("{} of {} bytes at 0x{:08x}: {}", cmd == tlm::TLM_WRITE_COMMAND ? "store" : "load", n, ea,
-                            p.get_response_string())};
+                fmt::format("{} of {} bytes at 0x{:08x}: {}", cmd == tlm::TLM_WRITE_COMMAND ? "store" : "load", n, ea, cause)};
   }
   if (cmd == tlm::TLM_WRITE_COMMAND) return 0;
   std::uint32_t r = 0;

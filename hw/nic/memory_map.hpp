@@ -29,6 +29,8 @@ inline constexpr uint32_t kExit = 0x008;           // W: ends the simulation wit
 inline constexpr uint32_t kTimeLo = 0x010;         // R: simulated time in ns, low word
 inline constexpr uint32_t kTimeHi = 0x014;         // R: high word (latched when kTimeLo is read)
 inline constexpr uint32_t kScratch = 0x020;        // R/W: a plain register for MMIO tests
+inline constexpr uint32_t kProbeTag = 0x030;       // R/W: tag of the next probe
+inline constexpr uint32_t kProbeValue = 0x034;     // W: records a probe (time, node, RTC, tag, value)
 
 inline constexpr uint32_t kNicRegBase = 0x02000000u;
 inline constexpr uint32_t kNicRegSize = 0x00010000u;
@@ -45,9 +47,14 @@ inline constexpr uint32_t kIsrSet = 0x00C;    // W: set bits (software events)
 inline constexpr uint32_t kRtcLo = 0x010;     // R: low word (latches the high word); W: sets the counter (with the staged high word)
 inline constexpr uint32_t kRtcHi = 0x014;     // R: latched high word; W: stages the high word for the next RTC_LO write
 inline constexpr uint32_t kRtcFreq = 0x018;   // R: nominal oscillator frequency in kHz
+inline constexpr uint32_t kRtcAdj = 0x01C;    // W: adds this signed 32-bit number of ticks to the RTC at the write instant
 // Interval timers: count RTC ticks, raise kIrqTimer0/1 when they expire.
 inline constexpr uint32_t kTimer0 = 0x020;    // W: arm, expires after N ticks (0 disarms); R: ticks left
 inline constexpr uint32_t kTimer1 = 0x024;
+// Absolute timers: arm timer 0/1 to expire when the RTC reaches (staged RTC_HI << 32) | value.
+// Every timer is a deadline in RTC ticks: writing RTC_LO or RTC_ADJ moves its expiry in time.
+inline constexpr uint32_t kTimer0At = 0x028;  // W: arm at an RTC value; R: low word of the deadline (0 when disarmed)
+inline constexpr uint32_t kTimer1At = 0x02C;
 // Host interface.
 inline constexpr uint32_t kDoorbell = 0x030;  // R: last value the host wrote (the host's write raises kIrqDoorbell)
 inline constexpr uint32_t kHostIrq = 0x034;   // W: interrupts the host with this value
@@ -74,6 +81,19 @@ inline constexpr uint32_t kRxCtrl = 0x090;    // W/R: 1 = enabled (a disabled re
 inline constexpr uint32_t kRxTail = 0x094;    // R: descriptors filled (engine), mod 2^32
 inline constexpr uint32_t kRxDrops = 0x098;   // R: packets dropped for want of a buffer
 inline constexpr uint32_t kRxCrcErrors = 0x09C;  // R: packets received with a bad CRC (delivered, flagged)
+// Flow-control timestamps of the outgoing link (send block, issue 14 part 4).
+inline constexpr uint32_t kSendStopLo = 0x100;   // R: RTC at the last STOP edge, low word (latches kSendStopHi)
+inline constexpr uint32_t kSendStopHi = 0x104;   // R: high word latched by the last kSendStopLo read
+inline constexpr uint32_t kSendGoLo = 0x108;     // R: RTC at the last GO edge, low word (latches kSendGoHi)
+inline constexpr uint32_t kSendGoHi = 0x10C;     // R: high word latched by the last kSendGoLo read
+inline constexpr uint32_t kSendFlags = 0x110;    // R/W1C: sticky kSendWasBlocked, kSendRefused, kSendLate
+inline constexpr uint32_t kSendBlocked = 0x114;  // R: oscillator ticks a packet byte was held by STOP, mod 2^32
+// Send queue (send block, issue 14 part 5): a ring of 32-byte SendDesc in SRAM, sent back to back.
+inline constexpr uint32_t kSqRing = 0x120;    // W/R: SRAM address of the ring (32-byte aligned)
+inline constexpr uint32_t kSqSize = 0x124;    // W/R: entries (1..4096; 0 = no queue)
+inline constexpr uint32_t kSqHead = 0x128;    // W/R: producer index (firmware), mod 2^32; a write rings the doorbell
+inline constexpr uint32_t kSqTail = 0x12C;    // R: descriptors completed (sent or refused), mod 2^32
+inline constexpr uint32_t kSqStatus = 0x130;  // R: bit 0 active, bit 1 waiting for a start time; bits 31..16 refused
 
 // ISR bits.
 inline constexpr uint32_t kIrqDoorbell = 1u << 0;
@@ -85,6 +105,7 @@ inline constexpr uint32_t kIrqLinkStop = 1u << 5;  // STOP took effect on the ou
 inline constexpr uint32_t kIrqLinkGo = 1u << 6;    // GO took effect on the outgoing link
 inline constexpr uint32_t kIrqRxDone = 1u << 7;    // a packet is complete in a receive buffer
 inline constexpr uint32_t kIrqRxNoBuf = 1u << 8;   // a packet found no free receive buffer
+inline constexpr uint32_t kIrqSendQueue = 1u << 12; // send queue: a kSendDescIrq descriptor completed, or the queue drained
 inline constexpr uint32_t kIrqSoftware = 0xFFu << 24;  // free for kIsrSet
 
 // Host-DMA descriptor (16 bytes): local (SRAM address), host (host address), length, control.
@@ -96,6 +117,19 @@ inline constexpr uint32_t kRxOwn = 1u << 31;        // status: the NIC may fill 
 inline constexpr uint32_t kRxCrcErr = 1u << 30;     // status: CRC mismatch
 inline constexpr uint32_t kRxTrunc = 1u << 29;      // status: packet longer than the buffer; the rest was discarded
 inline constexpr uint32_t kRxLenMask = 0x00FFFFFFu; // status: bytes stored (type + payload; no CRC)
+// kSendFlags bits (sticky; write 1 to clear).
+inline constexpr uint32_t kSendWasBlocked = 1u << 0;  // a packet byte was held by STOP
+inline constexpr uint32_t kSendRefused = 1u << 1;     // a start (SEND_CTRL or queue descriptor) was refused
+inline constexpr uint32_t kSendLate = 1u << 2;        // a timed descriptor with kSendDescLateOk started after its time
+// Send descriptor (32 bytes): addr, length, control, status, start_hi, start_lo, sent_hi, sent_lo.
+inline constexpr uint32_t kSendDescSize = 32;
+inline constexpr uint32_t kSendDescRouteMask = 0xFFu;  // control: route bytes at the front (not in the CRC)
+inline constexpr uint32_t kSendDescTimed = 1u << 8;    // control: the first byte leaves when the RTC reaches start
+inline constexpr uint32_t kSendDescLateOk = 1u << 9;   // control: start already past: send at once (kSendLate), not refuse
+inline constexpr uint32_t kSendDescIrq = 1u << 10;     // control: raise kIrqSendQueue when this descriptor completes
+inline constexpr uint32_t kSendDescDone = 1u << 31;    // status (engine): completed (last byte left, or refused)
+inline constexpr uint32_t kSendDescRefused = 1u << 30; // status: refused (bad address/length, or start already past)
+inline constexpr uint32_t kSendDescLate = 1u << 29;    // status: sent late (kSendDescLateOk)
 }  // namespace nic
 
 }  // namespace sanvp::nic::map

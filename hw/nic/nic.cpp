@@ -16,7 +16,7 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   const auto size = NicParams::kSramBytes.get(pv, path);
   if (size % 8) pv.fail(path, "nic", "sram_bytes", fmt::format("{} is not a multiple of 8", size));
   sram_ = std::make_unique<Sram>("sram", static_cast<std::uint32_t>(size));
-  sys_ = std::make_unique<SysRegs>("sys", SysRegsParams::kLatency.get(pv, path + ".sys"));
+  sys_ = std::make_unique<SysRegs>("sys", SysRegsParams::from_params(pv, path + ".sys"));
   osc_ = std::make_unique<Oscillator>(OscillatorConfig::from_params(pv, path + ".osc"), Rng(seed, path + ".osc"));
   regs_ = std::make_unique<NicRegs>("regs", NicRegsParams::kLatency.get(pv, path + ".regs"), *osc_, node_id);
   auto raise = [this](std::uint32_t bits) { regs_->raise(bits); };
@@ -25,6 +25,8 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   recv_ = std::make_unique<RecvDma>("recv", *sram_, raise, FlowControlConfig::from_params(pv, path));
   regs_->add_window(&hdma_->registers());
   regs_->add_window(&send_->registers());
+  send_->set_clock(regs_.get());  // timed sends, STOP/GO timestamps, blocked ticks
+  regs_->on_rtc_changed = [this] { send_->rtc_changed(); };
   regs_->add_window(&recv_->registers());
   core_ = std::make_unique<LanaiCore>("core", LanaiCore::Config::from_params(pv, path + ".core"), std::move(program));
   sram_->set_dmi_allowed(core_->config().dmi);
@@ -32,6 +34,9 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   // the simulation watches core().result().
   core_->on_stop = [] {};
   sys_->on_exit = [this](std::uint32_t code, Time when) { core_->request_exit(code, when); };
+  sys_->on_probe = [this](std::uint32_t tag, std::uint32_t value, Time when) {
+    if (probe_sink_) probe_sink_(ProbeRecord{when, node_id_, regs_->rtc(when), tag, value});
+  };
   regs_->current_pc = [this] { return core_->state().pc; };
   core_->socket.bind(bus_.from_initiators);
   bus_.map(sram_->socket, map::kSramBase, static_cast<std::uint64_t>(size), "sram");
@@ -41,6 +46,7 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
 
 void Nic::declare_traces() {
   regs_->declare_traces();
+  sys_->declare_traces();
   hdma_->declare_traces();
   send_->declare_traces();
   recv_->declare_traces();

@@ -63,11 +63,14 @@ class Nic : public sc_core::sc_module {
   std::uint32_t host_read32(std::uint32_t addr);
 
   void declare_traces();
+  // Where this NIC's probes go (probe.hpp): with node id and RTC at the time of the store.
+  void set_probe_sink(ProbeSink sink) { probe_sink_ = std::move(sink); }
   // The NIC's statistics, each block contributing its own keys (core, regs, hdma, send, recv;
   // one flat object, as the reports have it).
   nlohmann::json stats_json() const;
 
  private:
+  ProbeSink probe_sink_;
   std::uint32_t node_id_;
   Bus bus_;
   std::unique_ptr<Sram> sram_;

@@ -58,8 +58,19 @@ class NicRegs : public sc_core::sc_module {
   std::function<std::uint32_t()> current_pc;
 
   std::uint64_t rtc(Time now) { return osc_.ticks(now) + rtc_offset_; }
+  // The instant at which the RTC, as currently set, first reads `v` (at or before now if it
+  // already has; 0 if it started above v). Writing RTC_LO or RTC_ADJ changes the answer.
+  Time rtc_instant(std::uint64_t v);
+  std::uint64_t osc_ticks(Time t) { return osc_.ticks(t); }
+  // Called after every change of the RTC by firmware (RTC_LO, RTC_ADJ), at the write instant:
+  // engines waiting for an RTC value re-evaluate (SendDma's timed descriptors).
+  std::function<void()> on_rtc_changed;
+  // Records the RTC at `t` on the VCD's rtc signal (sampled, not per tick: docs/nic.md).
+  void trace_rtc(Time t) { if (rtc_sig_.on()) rtc_sig_.change(t, rtc(t)); }
   // Observer of interval timers: (timer, armed at, expires at, ticks), called when armed.
   std::function<void(int, Time, Time, std::uint32_t)> on_timer_armed;
+  // Observer of timer expiry: (timer, time), when the ISR bit is raised.
+  std::function<void(int, Time)> on_timer_fired;
   const Stats& stats() const { return stats_; }
   // What the NIC reports of this block, keyed as in the reports (Nic::stats_json merges the blocks).
   nlohmann::json stats_json() const;
@@ -74,6 +85,11 @@ class NicRegs : public sc_core::sc_module {
   void write_rtc_lo(std::uint32_t v);
   std::uint32_t timer_left(int i);
   void arm_timer(int i, std::uint32_t ticks, Time now);
+  void arm_timer_at(int i, std::uint64_t deadline, Time now);  // a write of TIMERn_AT
+  void schedule_timer(int i, Time now);                         // (re)computes the expiry instant
+  std::uint32_t timer_deadline_lo(int i) const { return timers_[i].armed ? static_cast<std::uint32_t>(timers_[i].deadline) : 0; }
+  void rtc_moved(Time now);                                     // after RTC_LO / RTC_ADJ writes
+  void adjust_rtc(std::uint32_t v);                             // a write of RTC_ADJ
   void timer0_fired() { timer_fired(0); }
   void timer1_fired() { timer_fired(1); }
   void timer_fired(int i);
@@ -86,7 +102,9 @@ class NicRegs : public sc_core::sc_module {
   std::uint64_t rtc_offset_ = 0;
   std::uint32_t rtc_hi_latch_ = 0, rtc_hi_stage_ = 0;
   std::uint32_t doorbell_ = 0, mailbox_ = 0;
-  struct Timer { bool armed = false; std::uint64_t expiry_tick = 0; sc_core::sc_event ev; };
+  // A timer is a deadline in RTC ticks (absolute): it expires when the RTC reaches `deadline`,
+  // so writing the RTC moves its expiry in time (docs/nic.md, "RTC and timers").
+  struct Timer { bool armed = false; std::uint64_t deadline = 0; sc_core::sc_event ev; };
   Timer timers_[2];
   sc_core::sc_event irq_ev_;
   bool sleeping_ = false;

@@ -2,11 +2,17 @@
 
 #include "hw/base/endian.hpp"
 #include "hw/nic/memory_map.hpp"
+#include "hw/nic/refusal.hpp"
 
 namespace sanvp::nic {
 
-SysRegs::SysRegs(sc_core::sc_module_name name, Time latency) : sc_module(name), socket("socket"), latency_(latency) {
+SysRegs::SysRegs(sc_core::sc_module_name name, const SysRegsParams& p) : sc_module(name), socket("socket"), params_(p) {
   socket.register_b_transport(this, &SysRegs::b_transport);
+}
+
+void SysRegs::declare_traces() {
+  probe_tag_sig_.declare(name(), "probe_tag", 32);
+  probe_value_sig_.declare(name(), "probe_value", 32);
 }
 
 void SysRegs::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
@@ -16,8 +22,15 @@ void SysRegs::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
     p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
-  delay += sc_core::sc_time(static_cast<double>(latency_), sc_core::SC_PS);
+  delay += sc_core::sc_time(static_cast<double>(params_.latency), sc_core::SC_PS);
   access_time_ = static_cast<Time>((sc_core::sc_time_stamp() + delay).value());
+  // Global time is for probes: with time_access off, a read of TIME_LO/TIME_HI is a bus error
+  // (the firmware fault report names the address; docs/nic.md the reason).
+  if (!params_.time_access && p.is_read() && (off == map::kTimeLo || off == map::kTimeHi)) {
+    refuse(p, refusal_, "global simulated time is not readable by this firmware (nic.sys.time_access = false): "
+                        "keep time with the RTC and timers, measure with probes");
+    return;
+  }
   p.set_response_status(tlm::TLM_OK_RESPONSE);
   bool known;
   if (p.is_read()) {
@@ -52,6 +65,16 @@ const RegisterMap<SysRegs> SysRegs::kRegisters{"sys", map::kSysBase, {
      [](SysRegs& m) { return m.time_hi_latch_; }},
     {map::kScratch, "SCRATCH", Access::RW, 0, "a plain register for MMIO tests",
      [](SysRegs& m) { return m.scratch_; }, [](SysRegs& m, std::uint32_t v) { m.scratch_ = v; }},
+    {map::kProbeTag, "PROBE_TAG", Access::RW, 0, "tag of the next probe (kept until written again)",
+     [](SysRegs& m) { return m.probe_tag_; }, [](SysRegs& m, std::uint32_t v) { m.probe_tag_ = v; }},
+    {map::kProbeValue, "PROBE_VALUE", Access::W, 0,
+     "records a probe: global time of this store, node, RTC, PROBE_TAG and this value (measurement only)",
+     nullptr,
+     [](SysRegs& m, std::uint32_t v) {
+       m.probe_tag_sig_.change(m.access_time_, m.probe_tag_);
+       m.probe_value_sig_.change(m.access_time_, v);
+       if (m.on_probe) m.on_probe(m.probe_tag_, v, m.access_time_);
+     }},
 }};
 
 }  // namespace sanvp::nic

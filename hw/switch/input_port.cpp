@@ -14,7 +14,7 @@ InputPort::InputPort(Switch& sw, int index) : in("in", sw.cfg_.fc), sw_(sw), idx
 }
 
 void InputPort::on_new_head(Time arrival) {
-  if (state == State::Idle || state == State::Collecting) {
+  if (state == State::Idle || state == State::Collecting || state == State::Discarding) {
     route_ev.at(arrival);
   } else if (state == State::Forwarding) {  // the granted output sends it: wake it
     OutputPort& op = sw_.ports_[static_cast<std::size_t>(out)]->output;
@@ -27,6 +27,7 @@ void InputPort::on_new_head(Time arrival) {
 void InputPort::route() {
   route_ev.fired();
   if (state == State::Collecting) { collect(); return; }
+  if (state == State::Discarding) { discard(); return; }
   if (state != State::Idle || in.empty()) return;
   const Time now = now_ps();
   const auto& h = in.head();
@@ -45,33 +46,82 @@ void InputPort::route() {
     throw SimError(fmt::format("{}: flit of packet {} at buffer head is not a worm header", name, h.flit.packet));
   const int port = h.flit.data;
   const std::uint32_t pkt = h.flit.packet;
+  const bool runt = h.flit.tail;
   in.pop(now);  // the route byte is consumed here
-  if (port >= sw_.cfg_.ports || !sw_.ports_[static_cast<std::size_t>(port)]->output.tx.connected())
-    throw SimError(fmt::format("{}: packet {} routed to {} port {} of {}", name, pkt,
-                               port >= sw_.cfg_.ports ? "nonexistent" : "unconnected", port, sw_.name()));
+  if (runt) {  // nothing behind the route byte: consumed
+    ++sw_.runt_worms_;
+    consumed(pkt, now);
+    if (!in.empty()) route_ev.now();
+    return;
+  }
+  if (port >= sw_.cfg_.ports || !sw_.ports_[static_cast<std::size_t>(port)]->output.tx.connected()) {
+    // Myrinet: a worm routed to a missing or unconnected port is consumed and counted.
+    ++sw_.bad_route_worms_;
+    sw_.log_bad_route(idx_, pkt, port);
+    state = State::Discarding;
+    packet = pkt;
+    discard();
+    return;
+  }
   state = State::Waiting;
   out = port;
   packet = pkt;
   sw_.request_output(idx_, port);
 }
 
+// The head flit, popped, if it has arrived by `now`; otherwise false, woken at its arrival.
+bool InputPort::take_arrived(Time now, Flit& f) {
+  if (in.empty()) return false;
+  const auto& h = in.head();
+  if (h.arrival > now) {
+    route_ev.at(h.arrival);
+    return false;
+  }
+  f = h.flit;
+  in.pop(now);
+  return true;
+}
+
 // Barrier packet: take each flit at its arrival; the whole packet goes to the unit.
 void InputPort::collect() {
   const Time now = now_ps();
-  while (!in.empty()) {
-    const auto& h = in.head();
-    if (h.arrival > now) { route_ev.at(h.arrival); return; }
-    const Flit f = h.flit;
-    in.pop(now);
+  Flit f;
+  while (take_arrived(now, f)) {
     collected_.push_back(f.data);
     if (f.tail) {
       state = State::Idle;
       free_since = now;
-      if (f.packet != kNoPacket) sw_.barrier_ends_.add(f.packet);  // a NIC's packet ends here
+      if (f.packet != kNoPacket) {  // a NIC's packet (or a worm a link fault turned into one) ends here
+        sw_.barrier_ends_.add(f.packet);
+        if (sw_.consume_observer_) sw_.consume_observer_(f.packet, now);
+      }
       sw_.barrier_packet(idx_, collected_, now);
       if (!in.empty()) route_ev.now();
       return;
     }
+  }
+}
+
+// A worm being consumed: each flit is taken at its arrival, up to the tail.
+void InputPort::discard() {
+  const Time now = now_ps();
+  Flit f;
+  while (take_arrived(now, f)) {
+    if (f.tail) {
+      state = State::Idle;
+      consumed(f.packet, now);
+      if (!in.empty()) route_ev.now();
+      return;
+    }
+  }
+}
+
+void InputPort::consumed(std::uint32_t pkt, Time now) {
+  free_since = now;
+  ++sw_.consumed_worms_;
+  if (pkt != kNoPacket) {
+    sw_.consumed_ends_.add(pkt);
+    if (sw_.consume_observer_) sw_.consume_observer_(pkt, now);
   }
 }
 

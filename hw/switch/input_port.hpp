@@ -2,7 +2,10 @@
 // upstream sender) feeds the routing of the worm at its head: the route byte is read and
 // stripped `rd` after the header reached the head, and the output it names is requested from
 // the switch's arbiter. A barrier packet (lead byte >= 0xFC) is not routed: it is collected as
-// it arrives and handed whole to the switch's barrier unit.
+// it arrives and handed whole to the switch's barrier unit. A worm whose route byte names a port
+// that does not exist or is unconnected, or that is nothing but its route byte (a runt left by
+// a link fault), is consumed as it arrives and counted (Switch::consumed_worms), as a Myrinet
+// switch does: never a simulator error.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -16,7 +19,7 @@ class Switch;
 
 class InputPort {
  public:
-  enum class State { Idle, Waiting, Forwarding, Collecting };
+  enum class State { Idle, Waiting, Forwarding, Collecting, Discarding };
 
   // Built inside its port's module, so the buffer is named <switch>.p<k>.in.
   InputPort(Switch& sw, int index);
@@ -35,7 +38,10 @@ class InputPort {
 
  private:
   void on_new_head(Time arrival);
+  bool take_arrived(Time now, Flit& f);
   void collect();
+  void discard();
+  void consumed(std::uint32_t packet, Time now);
 
   Switch& sw_;
   int idx_;

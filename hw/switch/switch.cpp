@@ -42,6 +42,11 @@ int Switch::check_ports(int ports, const char* name) {
   return ports;
 }
 
+void Switch::log_bad_route(int in, std::uint32_t packet, int port) const {
+  log::debug("{}.p{}: worm of packet {} routed to {} port {}: consumed", name(), in, packet,
+             port >= cfg_.ports ? "nonexistent" : "unconnected", port);
+}
+
 void Switch::barrier_request(int out) { ports_[static_cast<std::size_t>(out)]->barrier.request(); }
 
 void Switch::barrier_packet(int port, const std::vector<std::uint8_t>& bytes, Time now) {
@@ -133,7 +138,8 @@ std::vector<Switch::WormInfo> Switch::worms(Time now) const {
   std::vector<WormInfo> v;
   for (int i = 0; i < cfg_.ports; ++i) {
     const InputPort& p = ports_[static_cast<std::size_t>(i)]->input;
-    if (p.state == InputPort::State::Idle || p.state == InputPort::State::Collecting) continue;  // barrier packets never block
+    if (p.state == InputPort::State::Idle || p.state == InputPort::State::Collecting || p.state == InputPort::State::Discarding)
+      continue;  // barrier packets and consumed worms never block
     WormInfo w;
     w.input = i;
     w.waiting = p.state == InputPort::State::Waiting;

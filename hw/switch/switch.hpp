@@ -74,6 +74,17 @@ class Switch : public sc_core::sc_module {
   // NIC packets (not test traffic) consumed by the barrier unit, for the end-of-run accounting.
   const PacketEnds& barrier_ends() const { return barrier_ends_; }
 
+  // Worms consumed without being forwarded (Myrinet): route byte naming a missing or unconnected
+  // port, or a runt that is only its route byte (a link fault's truncation). Barrier packets
+  // are not counted here (barrier_drops).
+  std::uint64_t consumed_worms() const { return consumed_worms_; }
+  std::uint64_t bad_route_worms() const { return bad_route_worms_; }
+  std::uint64_t runt_worms() const { return runt_worms_; }
+  const PacketEnds& consumed_ends() const { return consumed_ends_; }  // for the end-of-run accounting
+  // Sees every packet id whose worm ended in this switch without being forwarded (consumed, or
+  // taken by the barrier unit): (packet, time).
+  void set_consume_observer(std::function<void(std::uint32_t, Time)> fn) { consume_observer_ = std::move(fn); }
+
   void set_grant_observer(GrantObserver fn) { grant_observer_ = std::move(fn); }
   void declare_traces();
   // Every worm inside the switch at `now` (for the watchdog's hang report and cycle search).
@@ -103,6 +114,7 @@ class Switch : public sc_core::sc_module {
   void barrier_request(int out);
   int barrier_input() const { return cfg_.ports; }  // the unit's index at the arbiter
   static int check_ports(int ports, const char* name);
+  void log_bad_route(int in, std::uint32_t packet, int port) const;
 
   SwitchConfig cfg_;
   RouterArbiter arbiter_;
@@ -111,6 +123,9 @@ class Switch : public sc_core::sc_module {
   std::uint64_t barrier_drops_ = 0;
   std::uint64_t barrier_spilled_ = 0;
   PacketEnds barrier_ends_;
+  std::uint64_t consumed_worms_ = 0, bad_route_worms_ = 0, runt_worms_ = 0;
+  PacketEnds consumed_ends_;
+  std::function<void(std::uint32_t, Time)> consume_observer_;
   std::map<std::uint8_t, int> spill_;  // GID -> port of the node keeping its register
   std::vector<std::unique_ptr<Port>> ports_;
   sc_core::sc_event arbitrate_ev_;

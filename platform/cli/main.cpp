@@ -91,6 +91,7 @@ struct RunCommand {
     app->add_option("scenario", scenario, "scenario file (YAML)");
     app->add_option("--set", sets, "override a parameter or scenario value: key=value (see 'sanvp params')");
     app->add_option("--vcd", opt.vcd, "write waves to this VCD file");
+    app->add_option("--probes", opt.probes, "write the NICs' probe timeline (time, node, RTC, tag, value) to this file: CSV if it ends in .csv, else JSON");
     app->add_option("--report", opt.report, "report file")->capture_default_str();
     add_seed_option(app, opt.seed, "random seed")->capture_default_str();
     app->add_option("--trace", opt.trace, "comma-separated module patterns to trace, e.g. 'sw0.*,n1'");
@@ -102,6 +103,7 @@ struct RunCommand {
     // Output paths first: a bad one is an error before the run, not after it.
     if (!opt.report.empty()) check_output_path(opt.report, "--report");
     if (!opt.vcd.empty()) check_output_path(opt.vcd, "--vcd");
+    if (!opt.probes.empty()) check_output_path(opt.probes, "--probes");
     ParamValues pv;
     if (!scenario.empty()) {
       // Scenario file: its values, then --set overrides; command-line options beat its tracing

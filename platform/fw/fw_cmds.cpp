@@ -12,6 +12,7 @@
 #include "hw/base/io.hpp"
 #include "hw/base/sim_time.hpp"
 #include "platform/fw/fw_platform.hpp"
+#include "platform/sim/probe_timeline.hpp"
 #include "platform/sim/report.hpp"
 
 namespace sanvp::fw {
@@ -24,6 +25,7 @@ struct FwOptions {
   std::string trace_file, trace_filter;
   bool profile = false;
   std::string profile_file;
+  std::string probes;
   std::string timeout = "10s";
   bool stats = false;
   std::string disasm_image;
@@ -65,12 +67,17 @@ int run_fw() {
   Report rep;
   const auto trace_out = rep.output(o.trace_file, "--fw-trace-file");
   const auto prof_out = rep.output(o.profile_file, "--fw-profile-file");
+  const auto probes_out = rep.output(o.probes, "--probes");
   ParamValues pv;
   apply_sets(pv, o.sets);
   const Time timeout = parse_time(o.timeout, "--timeout");
   const Image im = Image::load(o.image);
   FwPlatform plat("nic", pv, im, &std::cout);
   pv.check_all_used();
+  ProbeTimeline probes;  // a bare core: node 0, no RTC
+  plat.sys->on_probe = [sink = probes.sink()](std::uint32_t tag, std::uint32_t value, Time when) {
+    sink(nic::ProbeRecord{when, 0, 0, tag, value});
+  };
   std::unique_ptr<std::ofstream> trace_holder, prof_holder;
   if (o.trace || !o.trace_file.empty() || !o.trace_filter.empty())
     plat.core->enable_trace(open_out(trace_out, trace_holder), parse_pc_filter(o.trace_filter, im));
@@ -87,6 +94,7 @@ int run_fw() {
   if (prof) *prof << plat.core->profile_report();
   close_out(trace_holder, trace_out);
   close_out(prof_holder, prof_out);
+  rep.write(probes_out, probes.text_for(o.probes));
   if (o.stats) {
     // A core still running at the timeout has no result yet: its counters are current.
     const bool running = r.outcome == nic::LanaiCore::Outcome::kRunning;
@@ -143,6 +151,7 @@ const CommandRegistrar reg{"fw", [](CLI::App& app) -> CommandRun {
   run->add_option("--fw-trace-filter", o.trace_filter, "trace only these functions or pc ranges: 'main,0x100-0x200' (implies --fw-trace)");
   run->add_flag("--fw-profile", o.profile, "print a flat per-function profile at exit to stderr");
   run->add_option("--fw-profile-file", o.profile_file, "write the profile to this file (implies --fw-profile)");
+  run->add_option("--probes", o.probes, "write the firmware's probes (time, node, RTC, tag, value) to this file: CSV if it ends in .csv, else JSON");
   run->add_option("--timeout", o.timeout, "stop with an error after this much simulated time")->capture_default_str();
   run->add_flag("--stats", o.stats, "print instructions, cycles, simulated time and host MIPS to stderr");
   auto* dis = fw->add_subcommand("disasm", "disassemble the code of a firmware image");

@@ -37,7 +37,7 @@ FwPlatform::FwPlatform(sc_core::sc_module_name name, ParamValues& pv, const Imag
   sram = std::make_unique<nic::Sram>("sram", static_cast<std::uint32_t>(size));
   if (const Segment* s = load_segments(*sram, image))
     throw UserError(fmt::format("image segment 0x{:x}+0x{:x} does not fit the SRAM (0x{:x} bytes)", s->addr, s->size, size));
-  sys = std::make_unique<nic::SysRegs>("sys", nic::SysRegsParams::kLatency.get(pv, path + ".sys"));
+  sys = std::make_unique<nic::SysRegs>("sys", nic::SysRegsParams::from_params(pv, path + ".sys"));
   core = std::make_unique<nic::LanaiCore>("core", nic::LanaiCore::Config::from_params(pv, path + ".core"), program_of(image));
   sram->set_dmi_allowed(core->config().dmi);
   if (console) sys->on_console = [console](char c) { console->put(c); };

@@ -99,6 +99,9 @@ class NicNodes : public RunAgents {
   void declare_traces() override {
     for (auto& n : nics_) n->declare_traces();
   }
+  void attach_probes(const nic::ProbeSink& sink) override {
+    for (auto& n : nics_) n->set_probe_sink(sink);
+  }
 
   bool finished() const override {
     for (const auto& r : results_)

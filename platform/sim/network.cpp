@@ -40,7 +40,17 @@ LinkChannel* Network::make_channel(const std::string& path) {
   t.read_params(pv_, path);
   if (t.cp == 0) throw UserError(fmt::format("{}: link.cp must be greater than 0", path));
   channels_.push_back(std::make_unique<LinkChannel>(path, t));
-  return channels_.back().get();
+  LinkChannel* ch = channels_.back().get();
+  const LinkFaultConfig fc = LinkFaultConfig::from_params(pv_, path, &cut_links_);
+  if (fc.any()) {
+    auto f = std::make_unique<LinkFaults>(fc, seed_, path);
+    // A packet of the table a fault touched may arrive bad (expected, not a model error); one
+    // whose end was lost here is done (the run does not wait for it).
+    f->set_on_fault([this](std::uint32_t p) { if (p < packets_.size()) packets_[p].faulted = true; });
+    f->set_on_lost([this](std::uint32_t p, Time) { if (p < packets_.size()) packets_[p].dropped = true; });
+    ch->set_faults(std::move(f));
+  }
+  return ch;
 }
 
 void Network::build() {
@@ -84,6 +94,15 @@ void Network::build() {
     node_out_.push_back(channels_[channels_.size() - 2].get());
   }
   for (const auto& t : trunks_) sanvp::connect(switches_[t.sw_a]->link_port(t.port_a), switches_[t.sw_b]->link_port(t.port_b), make);
+  // fault.cuts may name link directions: each must exist.
+  for (const auto& l : cut_links_) {
+    bool found = false;
+    for (const auto& c : channels_) found = found || c->path() == l;
+    if (!found) pv_.fail("", "fault", "cuts", fmt::format("no link direction '{}' (channels are named n<j>.out and sw<i>.p<k>.out)", l));
+  }
+  // A worm a switch consumes (bad route byte, runt) is done: the run does not wait for it.
+  for (auto& sw : switches_)
+    sw->set_consume_observer([this](std::uint32_t p, Time) { if (p < packets_.size()) packets_[p].dropped = true; });
   routes_.assign(static_cast<std::size_t>(nodes()), std::vector<std::vector<std::uint8_t>>(static_cast<std::size_t>(nodes())));
   if (check_) {
     monitor_ = std::make_unique<FabricMonitor>("monitor");
@@ -161,6 +180,11 @@ int Network::check_route(int src, const std::vector<std::uint8_t>& route, const 
 LinkChannel& Network::channel(const std::string& path) {
   for (auto& c : channels_) if (c->path() == path) return *c;
   throw std::out_of_range("no channel " + path);
+}
+
+bool Network::faults_on() const {
+  for (const auto& c : channels_) if (c->faults()) return true;
+  return false;
 }
 
 std::uint64_t Network::flit_hops() const {

@@ -65,6 +65,8 @@ class Network {
   // Channel by path ("n0.out", "sw1.p3.out"); throws std::out_of_range if absent.
   LinkChannel& channel(const std::string& path);
   std::uint64_t flit_hops() const;
+  // Some link direction injects faults (fault.*, hw/link/link_faults.hpp).
+  bool faults_on() const;
   void declare_traces();
   void start_traffic(const TrafficConfig& cfg);
   nlohmann::json topology_json() const;
@@ -81,6 +83,7 @@ class Network {
   std::vector<ExternalNode> external_;
   std::vector<std::unique_ptr<LinkChannel>> channels_;
   std::vector<LinkChannel*> node_out_;
+  std::vector<std::string> cut_links_;  // link directions fault.cuts names (checked in build())
   std::vector<std::vector<std::vector<std::uint8_t>>> routes_;
   PacketTable packets_;
   bool check_ = true;

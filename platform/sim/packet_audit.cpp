@@ -27,7 +27,7 @@ std::vector<PacketAudit::InFlight> PacketAudit::finish_table(Time now) const {
   std::vector<InFlight> out;
   for (std::uint32_t p = 0; p < table_.size(); ++p) {
     const PacketRecord& r = table_[p];
-    if (r.deliveries > 0 || r.corrupt) continue;
+    if (r.deliveries > 0 || r.corrupt || r.dropped || ended_.count(p)) continue;
     const auto w = where_.find(p);
     if (w == where_.end())
       throw SimError(fmt::format("conservation check failed at {}: packet {} (n{}->n{}, {} flits, created {}) was neither "
@@ -76,7 +76,10 @@ void audit_network(Network& net, Time now, PacketAudit& audit) {
       for (const auto& b : net.sw(s).input_buffer(p).entries())
         audit.found(b.flit.packet, b.arrival > now ? fmt::format("link into sw{}.p{}", s, p) : fmt::format("sw{}.p{}.in buffer", s, p));
     audit.ended(net.sw(s).barrier_ends());
+    audit.ended(net.sw(s).consumed_ends());
   }
+  for (const auto& c : net.channels())
+    if (c->faults()) audit.ended(c->faults()->lost_ends());
 }
 
 }  // namespace sanvp

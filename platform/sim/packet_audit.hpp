@@ -1,6 +1,7 @@
 // PacketAudit: the end-of-run conservation check. Every packet injected (the test traffic's
 // packet table, and every packet a NIC send DMA started) must be delivered, dropped with a
-// reason (corrupt, no receive buffer, not a test packet, taken by a barrier unit), or be
+// reason (corrupt, no receive buffer, not a test packet, taken by a barrier unit, consumed by a
+// switch for a bad route byte, lost with its end on a cut link: link_faults.hpp), or be
 // somewhere in the network: at its source, in a buffer or on a wire. A packet that is none of
 // these was lost by the model: a SimError naming it.
 #pragma once

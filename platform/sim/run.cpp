@@ -15,6 +15,7 @@
 #include "platform/sim/packet_audit.hpp"
 #include "platform/sim/report.hpp"
 #include "platform/sim/runner.hpp"
+#include "platform/sim/probe_timeline.hpp"
 
 namespace sanvp {
 
@@ -105,7 +106,7 @@ void open_waves(Network& net, RunAgents* agents, const RunOptions& opt) {
 
 std::uint64_t in_flight(Network& net) {
   std::uint64_t done = 0;
-  for (const auto& r : net.packets().all()) if (r.tail_arrival != kNever) ++done;
+  for (const auto& r : net.packets().all()) if (r.tail_arrival != kNever || r.dropped) ++done;
   return net.packets().size() - done;
 }
 
@@ -171,12 +172,22 @@ Time statistics_end(Network& net, RunAgents* agents, RunStatus status, Time stop
 struct PacketCounts {
   std::vector<Time> lat, net_lat;  // created->tail and injected->tail of each delivered packet
   std::uint64_t delivered = 0, corrupt = 0, dup = 0, payload_bytes = 0;
+  // Link faults (link_faults.hpp): packets touched, of which found bad at a sink (expected, not a
+  // scoreboard error), ended in the network (consumed by a switch, lost on a cut), or delivered intact.
+  std::uint64_t faulted = 0, faulted_corrupt = 0, dropped = 0, faulted_delivered = 0;
+  std::uint64_t errors() const { return corrupt - faulted_corrupt; }  // bad packets no fault explains
 };
 
 PacketCounts count_packets(Network& net) {
   PacketCounts c;
   for (const auto& r : net.packets().all()) {
     if (r.corrupt) ++c.corrupt;
+    if (r.faulted) {
+      ++c.faulted;
+      if (r.corrupt) ++c.faulted_corrupt;
+      if (r.deliveries >= 1) ++c.faulted_delivered;
+    }
+    if (r.dropped) ++c.dropped;
     if (r.deliveries > 1) ++c.dup;
     if (r.deliveries >= 1) {
       ++c.delivered;
@@ -196,6 +207,48 @@ nlohmann::json links_json(Network& net, Time end) {
                      {"utilization", std::round(util * 1e6) / 1e6}});
   }
   return links;
+}
+
+// The fault configuration and what each faulty link direction did (only with faults on).
+nlohmann::json faults_json(Network& net, const PacketCounts& c) {
+  nlohmann::json links = nlohmann::json::array();
+  LinkFaults::Stats sum;
+  for (const auto& ch : net.channels()) {
+    const LinkFaults* f = ch->faults();
+    if (!f) continue;
+    const auto& k = f->config();
+    const auto& st = f->stats();
+    nlohmann::json cuts = nlohmann::json::array();
+    for (const auto& x : k.cut_list) cuts.push_back({{"from_ps", x.from}, {"to_ps", x.to}});
+    links.push_back({{"link", ch->path()},
+                     {"config", {{"drop", k.drop}, {"corrupt", k.corrupt}, {"truncate", k.truncate}, {"cuts", cuts}}},
+                     {"flits", st.flits}, {"worms", st.worms},
+                     {"flits_dropped", st.dropped}, {"drop_eligible", st.drop_eligible},
+                     {"flits_corrupted", st.corrupted}, {"corrupt_eligible", st.corrupt_eligible},
+                     {"worms_truncated", st.truncated}, {"flits_truncated", st.truncated_flits},
+                     {"flits_cut", st.cut_flits}, {"worms_ended_by_cut", st.cut_worms}, {"worms_lost", st.lost_packets}});
+    sum.flits += st.flits; sum.dropped += st.dropped; sum.corrupted += st.corrupted; sum.truncated += st.truncated;
+    sum.cut_flits += st.cut_flits; sum.lost_packets += st.lost_packets;
+  }
+  std::uint64_t consumed = 0;
+  for (int s = 0; s < net.switches(); ++s) consumed += net.sw(s).consumed_worms();
+  return {{"links", links},
+          {"total", {{"flits_dropped", sum.dropped}, {"flits_corrupted", sum.corrupted}, {"worms_truncated", sum.truncated},
+                     {"flits_cut", sum.cut_flits}, {"worms_lost", sum.lost_packets}, {"worms_consumed_by_switches", consumed}}},
+          {"packets", {{"faulted", c.faulted}, {"faulted_corrupt", c.faulted_corrupt}, {"faulted_delivered_intact", c.faulted_delivered},
+                       {"ended_in_network", c.dropped}}}};
+}
+
+// Switches that consumed worms (Myrinet: bad route byte or runt), only when some did.
+nlohmann::json switches_json(Network& net) {
+  nlohmann::json sw = nlohmann::json::array();
+  for (int s = 0; s < net.switches(); ++s) {
+    const Switch& x = net.sw(s);
+    if (x.consumed_worms() == 0) continue;
+    sw.push_back({{"switch", fmt::format("sw{}", s)}, {"worms_consumed", x.consumed_worms()},
+                  {"bad_route", x.bad_route_worms()}, {"runts", x.runt_worms()}});
+  }
+  return sw;
 }
 
 nlohmann::json nodes_json(Network& net, Time end) {
@@ -226,6 +279,9 @@ nlohmann::json fabric_results(Network& net, const PacketCounts& c, Time end, con
   if (check) r["check"] = {{"work_conservation", "passed"}, {"checks", net.monitor()->checks()}};
   r["links"] = links_json(net, end);
   r["nodes"] = nodes_json(net, end);
+  // Present only when used, so runs without faults report exactly what they did before.
+  if (net.faults_on()) r["faults"] = faults_json(net, c);
+  if (const nlohmann::json sw = switches_json(net); !sw.empty()) r["switches"] = sw;
   if (loop.status == RunStatus::Hung) {
     r["hang"] = loop.hang.json;
     if (!loop.hang.cycle.empty()) r["hang"]["cycle_text"] = loop.hang.cycle;
@@ -274,6 +330,14 @@ void print_summary(Network& net, const RunOptions& opt, const nlohmann::json& do
     print_latency("latency inject->tail: ", r["network_latency"]);
   }
   print_links(r["links"]);
+  if (r.contains("faults")) {
+    const auto& t = r["faults"]["total"];
+    fmt::print("link faults: {} flits dropped, {} corrupted, {} worms truncated, {} flits lost to cuts, {} worms consumed by switches; "
+               "{} packets faulted ({} found bad at a sink, {} ended in the network)\n",
+               t["flits_dropped"].get<std::uint64_t>(), t["flits_corrupted"].get<std::uint64_t>(), t["worms_truncated"].get<std::uint64_t>(),
+               t["flits_cut"].get<std::uint64_t>(), t["worms_consumed_by_switches"].get<std::uint64_t>(), c.faulted, c.faulted_corrupt,
+               c.dropped);
+  }
   fmt::print("{}", agents_summary);
   fmt::print("flit-hops: {} in {:.2f} s wall ({:.2f} M flit-hops/s)\n", net.flit_hops(), wall,
              wall > 0 ? static_cast<double>(net.flit_hops()) / wall / 1e6 : 0.0);
@@ -325,6 +389,8 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   pv.check_all_used();
   log::info("built {} switches, {} nodes, {} link directions; seed {}", net.switches(), net.nodes(), net.channels().size(), opt.seed);
   open_waves(net, agents, opt);
+  ProbeTimeline probes;
+  if (agents && !opt.probes.empty()) agents->attach_probes(probes.sink());
   if (spec.traffic) spec.traffic(net);
   else net.start_traffic(L.traffic);
   if (agents) agents->start(net);
@@ -363,13 +429,17 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
     }
   }
   if (!loop.fault.empty()) r[agents ? "fault" : "error"] = loop.fault;
+  if (!opt.probes.empty()) r["probes"] = probes.summary();
   rep.results() = std::move(r);
 
   rep.write_json({opt.report, "--report"}, rep.doc(), 2);  // whole or not at all
+  rep.write({opt.probes, "--probes"}, probes.text_for(opt.probes));
   if (opt.print_summary) print_summary(net, opt, rep.doc(), counts, L.duration, agents_summary, wall);
   report_outcome(rep, net, agents, loop, L, stopped, end, agents_state);
   if (agents && agents->errors()) rep.error("host applications received bad messages (results.apps in the report)");
-  if (counts.corrupt || counts.dup) rep.error(fmt::format("scoreboard: {} corrupt, {} duplicated packets", counts.corrupt, counts.dup));
+  // A packet a link fault touched may arrive bad: that is the fault's effect, not a model error.
+  if (counts.errors() || counts.dup)
+    rep.error(fmt::format("scoreboard: {} corrupt, {} duplicated packets", counts.errors(), counts.dup));
   RunResult res;
   res.status = loop.status;
   res.report = rep.doc();

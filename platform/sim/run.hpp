@@ -9,6 +9,7 @@
 
 #include "hw/base/params.hpp"
 #include "platform/sim/network.hpp"
+#include "hw/nic/probe.hpp"
 #include "platform/sim/packet_audit.hpp"
 #include "platform/sim/run_params.hpp"
 
@@ -19,6 +20,7 @@ struct RunOptions {
   std::string scenario = "default";  // name shown in reports
   std::string report = "report.json";
   std::string vcd;                   // empty: no waves
+  std::string probes;                // probe timeline file (.csv or JSON); empty: none
   std::string trace;                 // module patterns, empty = all
   Time trace_from = 0, trace_to = kNever;
   bool print_summary = true;
@@ -34,6 +36,8 @@ class RunAgents {
   // After routes are installed and before the run: load route tables, start applications.
   virtual void start(Network& net) = 0;
   virtual void declare_traces() = 0;
+  // Every NIC's probes go to `sink` (hw/nic/probe.hpp); agents without NICs ignore it.
+  virtual void attach_probes(const nic::ProbeSink& sink) { (void)sink; }
   virtual bool finished() const = 0;           // every host application has finished
   virtual Time finished_at() const = 0;        // when the last one finished (0 if none ran)
   virtual std::string fault() = 0;             // non-empty: a firmware fault, the run stops

@@ -7,6 +7,7 @@
 #include "hw/nic/memory_map.hpp"
 #include "platform/fw/fw_platform.hpp"
 #include "tb/iss/iss_harness.hpp"
+#include "tb/iss/test_image.hpp"
 #include "tb/common/test_params.hpp"
 
 using namespace sanvp;
@@ -28,23 +29,6 @@ const char* kProgram =
     "add %r0, 99, %r7\n"         // 0x128 skipped
     "st %r7, 8[%r3]\n";          // 0x12c exit(r7)
 
-fw::Image image_of(const std::vector<std::uint32_t>& words) {
-  fw::Image im;
-  im.entry = im.code_lo = 0x100;
-  im.code_hi = 0x100 + static_cast<std::uint32_t>(4 * words.size());
-  im.sram_size = 0x10000;
-  im.stack_top = 0x10000;
-  im.stack_limit = 0xF000;
-  fw::Segment s;
-  s.addr = 0x100;
-  for (auto w : words)
-    for (int k = 3; k >= 0; --k) s.data.push_back(static_cast<std::uint8_t>(w >> (8 * k)));
-  s.size = static_cast<std::uint32_t>(s.data.size());
-  im.segments.push_back(s);
-  im.symbols.push_back({0x100, im.code_hi - 0x100, "prog", true, {}});
-  return im;
-}
-
 nic::LanaiCore::Result run(ParamValues& pv, const fw::Image& im, std::string* console = nullptr) {
   pv.set("nic.sram.size", "65536", "test");
   std::ostringstream out;
@@ -63,7 +47,7 @@ Time period_time(std::uint64_t cycles, double mhz) {
 TEST_CASE("firmware time = class cycles x clock period (custom cycle model)", "[core][timing]") {
   ParamValues pv = test::test_params(
       {"nic.core.clock=50", "nic.core.cycles_alu=2", "nic.core.cycles_load=7", "nic.core.cycles_store=3", "nic.core.cycles_branch=4", "nic.core.cycles_taken=5"});
-  const auto r = run(pv, image_of(sanvp::test::assemble(kProgram)));
+  const auto r = run(pv, test::image_of(sanvp::test::assemble(kProgram)));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(r.exit_code == 3);
   const std::uint64_t cycles = 6 * 2 + 1 * 3 + 1 * 7 + 2 * 4 + 1 * 5;
@@ -74,7 +58,7 @@ TEST_CASE("firmware time = class cycles x clock period (custom cycle model)", "[
 
 TEST_CASE("default clock 66 MHz and default cycle model", "[core][timing]") {
   ParamValues pv;
-  const auto r = run(pv, image_of(sanvp::test::assemble(kProgram)));
+  const auto r = run(pv, test::image_of(sanvp::test::assemble(kProgram)));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   const std::uint64_t cycles = 6 * 1 + 1 * 1 + 1 * 2 + 2 * 1 + 1 * 1;
   CHECK(r.end_time == period_time(cycles, 66.0));
@@ -83,7 +67,7 @@ TEST_CASE("default clock 66 MHz and default cycle model", "[core][timing]") {
 
 TEST_CASE("DMI off (all b_transport) gives the same time and result", "[core][timing][dmi]") {
   ParamValues pv = test::test_params({"nic.core.dmi=false", "nic.core.clock=50"});
-  const auto r = run(pv, image_of(sanvp::test::assemble(kProgram)));
+  const auto r = run(pv, test::image_of(sanvp::test::assemble(kProgram)));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(r.exit_code == 3);
   CHECK(r.end_time == period_time(12, 50.0));
@@ -91,7 +75,7 @@ TEST_CASE("DMI off (all b_transport) gives the same time and result", "[core][ti
 
 TEST_CASE("a 1 ns quantum (sync every instruction) gives the same time", "[core][timing][quantum]") {
   ParamValues pv = test::test_params({"sim.quantum=1ns", "nic.core.clock=50"});
-  const auto r = run(pv, image_of(sanvp::test::assemble(kProgram)));
+  const auto r = run(pv, test::image_of(sanvp::test::assemble(kProgram)));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(r.end_time == period_time(12, 50.0));
 }
@@ -103,7 +87,7 @@ TEST_CASE("MMIO latency annotated by a target adds to firmware time", "[core][ti
   ParamValues pv = test::test_params({"nic.core.clock=50", "nic.sys.latency=100ns"});
   auto words = sanvp::test::assemble(prog);
   // beq 0x12c now lands on the inserted load (the skipped add stays skipped).
-  const auto r = run(pv, image_of(words));
+  const auto r = run(pv, test::image_of(words));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   // 12 cycles + the MMIO load (2 cycles) at 20 ns, plus 100 ns for the load and 100 ns for the exit write.
   CHECK(r.end_time == period_time(14, 50.0) + 200 * kNs);
@@ -113,7 +97,7 @@ TEST_CASE("the time register reads simulated time in ns", "[core][timing][mmio]"
   // r6 = time_lo at an instruction boundary; exit code = r6.
   const auto words = sanvp::test::assemble("add %r0, 0x1000000, %r3\n nop\n nop\n ld 0x10[%r3], %r6\n st %r6, 8[%r3]\n");
   ParamValues pv = test::test_params({"nic.core.clock=10"});
-  const auto r = run(pv, image_of(words));
+  const auto r = run(pv, test::image_of(words));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(r.exit_code == 300);  // 3 ALU cycles before the load
 }
@@ -123,7 +107,7 @@ TEST_CASE("console bytes reach the console sink", "[core][console]") {
       "add %r0, 0x1000000, %r3\n add %r0, 0x4f, %r6\n st %r6, 0[%r3]\n add %r0, 0x4b, %r6\n st %r6, 0[%r3]\n st %r0, 8[%r3]\n");
   ParamValues pv;
   std::string console;
-  const auto r = run(pv, image_of(words), &console);
+  const auto r = run(pv, test::image_of(words), &console);
   CHECK(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(console == "OK");
 }
@@ -139,7 +123,7 @@ TEST_CASE("code written at run time is re-decoded before it executes", "[core][s
                            "add %r0, 1, %r7\n"                                                    // 0x118: patched
                            "st %r7, 8[%r3]\n";
   ParamValues pv;
-  const auto r = run(pv, image_of(sanvp::test::assemble(prog)));
+  const auto r = run(pv, test::image_of(sanvp::test::assemble(prog)));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kExited);
   CHECK(r.exit_code == 42);
 }
@@ -163,11 +147,11 @@ struct BlockingReg : sc_core::sc_module {
 
 TEST_CASE("a target that blocks in b_transport adds the blocked time to firmware time", "[core][timing][mmio]") {
   const auto words = sanvp::test::assemble("add %r0, 0x1000000, %r3\n add %r0, 0x2000000, %r6\n ld 0[%r6], %r7\n st %r7, 8[%r3]\n");
-  const fw::Image im = image_of(words);
+  const fw::Image im = test::image_of(words);
   ParamValues pv;
   nic::Bus bus("bus");
   nic::Sram sram("sram", 0x10000);
-  nic::SysRegs sys("sys", 0);
+  nic::SysRegs sys("sys", nic::SysRegsParams{});
   BlockingReg wfe("wfe");
   nic::LanaiCore core("core", nic::LanaiCore::Config::from_params(pv, "core"), fw::program_of(im));
   for (const auto& s : im.segments) sram.write(s.addr, s.data.data(), s.size);
@@ -187,7 +171,7 @@ TEST_CASE("a device refusing an access is a bus error with the TLM response in t
   // The system registers accept only 32-bit accesses: a byte store is refused.
   const auto words = sanvp::test::assemble("add %r0, 0x1000000, %r3\n add %r0, 0x41, %r6\n st.b %r6, 0[%r3]\n st %r0, 8[%r3]\n");
   ParamValues pv;
-  const auto r = run(pv, image_of(words));
+  const auto r = run(pv, test::image_of(words));
   REQUIRE(r.outcome == nic::LanaiCore::Outcome::kFault);
   INFO(r.fault_report);
   CHECK(r.fault_report.find("firmware fault: bus error\n") != std::string::npos);

@@ -20,6 +20,20 @@ inline std::uint32_t symbol(const fw::Image& im, const std::string& name) {
   return 0;
 }
 
+// The oscillator in closed form, independent of hw/nic/oscillator.cpp: ticks of an oscillator of
+// `hz` nominal with `ppm` error at time t, and the earliest time it has completed n ticks.
+inline std::uint64_t ticks(Time t, std::uint64_t hz, std::int64_t ppm) {
+  using u128 = unsigned __int128;
+  return static_cast<std::uint64_t>(static_cast<u128>(t) * hz * static_cast<u128>(1000000 + ppm) /
+                                    (static_cast<u128>(1000000000000ull) * 1000000));
+}
+inline Time tick_time(std::uint64_t n, std::uint64_t hz, std::int64_t ppm) {
+  using u128 = unsigned __int128;
+  const u128 num = static_cast<u128>(n) * 1000000000000ull * 1000000;
+  const u128 den = static_cast<u128>(hz) * static_cast<u128>(1000000 + ppm);
+  return static_cast<Time>((num + den - 1) / den);
+}
+
 struct NicFixture {
   ParamValues pv;
   fw::Image image;

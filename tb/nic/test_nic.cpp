@@ -8,6 +8,8 @@
 
 using namespace sanvp;
 using sanvp::test::NicFixture;
+using sanvp::test::tick_time;
+using sanvp::test::ticks;
 namespace r = sanvp::nic::map::nic;
 
 namespace {
@@ -15,16 +17,6 @@ namespace {
 enum Mode : std::uint32_t { kIdle = 0, kTimer = 1, kRtcSet = 2, kHdma = 3, kSender = 4, kReceiver = 5, kIrqMask = 6, kFault = 7 };
 using u128 = unsigned __int128;
 
-// Ticks of an oscillator of `hz` nominal with `ppm` error at time t (closed form).
-std::uint64_t ticks(Time t, std::uint64_t hz, std::int64_t ppm) {
-  return static_cast<std::uint64_t>(static_cast<u128>(t) * hz * static_cast<u128>(1000000 + ppm) / (static_cast<u128>(1000000000000ull) * 1000000));
-}
-// Earliest time at which the oscillator has completed n ticks.
-Time tick_time(std::uint64_t n, std::uint64_t hz, std::int64_t ppm) {
-  const u128 num = static_cast<u128>(n) * 1000000000000ull * 1000000;
-  const u128 den = static_cast<u128>(hz) * static_cast<u128>(1000000 + ppm);
-  return static_cast<Time>((num + den - 1) / den);
-}
 
 }  // namespace
 

@@ -1,24 +1,11 @@
 // Register-level test firmware for the NIC engines (tb/nic/test_nic.cpp). The test writes
 // g_cfg (mode and arguments) into SRAM before the core starts and reads g_result back after
 // the firmware exits; the route table comes from the network's mapper as for real firmware.
-#include "fw/nic.h"
-#include "fw/routes.h"
-
-namespace nic = fw::nic;
-using sanvp::route_abi::RouteEntry;
-
-FW_DEFINE_ROUTE_TABLE()
-
-extern "C" {
-// mode, then arguments (meaning per mode, see below). In .data: crt0 does not clear it.
-uint32_t g_cfg[16] = {0xFFFFFFFFu};
-uint32_t g_result[64] = {0xFFFFFFFFu};
-}
+#include "test_fw.h"
 
 namespace {
 
 enum Mode : uint32_t { kIdle = 0, kTimer = 1, kRtcSet = 2, kHdma = 3, kSender = 4, kReceiver = 5, kIrqMask = 6, kFault = 7 };
-constexpr uint16_t kTestType = 0x0600;
 
 // Payload byte i of test packet `seq`.
 inline uint8_t pay(uint32_t seq, uint32_t i) { return static_cast<uint8_t>(seq * 31u + i * 7u + (i >> 8)); }

@@ -45,11 +45,26 @@ namespace fw {
 inline volatile uint32_t& reg(uint32_t addr) { return *reinterpret_cast<volatile uint32_t*>(static_cast<uintptr_t>(addr)); }
 inline volatile uint32_t& sys_reg(uint32_t offset) { return reg(sanvp::nic::map::kSysBase + offset); }
 
-// Simulated time in nanoseconds (system register kTimeLo/kTimeHi).
+#if defined(SANVP_PROTOCOL_FIRMWARE)
+// Protocol firmware (add_lanai_firmware(... PROTOCOL)) reads only its NIC's own clock (the RTC
+// and timers, fw/nic.h): global simulated time is for measurement, through probes. The NIC
+// refuses the TIME registers too when nic.sys.time_access is false.
+uint64_t time_ns() = delete;
+#else
+// Global simulated time in nanoseconds (system register kTimeLo/kTimeHi): for tests and tools,
+// not for protocol logic.
 inline uint64_t time_ns() {
   const uint32_t lo = sys_reg(sanvp::nic::map::kTimeLo);
   const uint32_t hi = sys_reg(sanvp::nic::map::kTimeHi);
   return (static_cast<uint64_t>(hi) << 32) | lo;
+}
+#endif
+
+// A probe (hw/nic/probe.hpp): the platform records global time, node, RTC, `tag` and `value` at
+// the instant of the second store; costs two stores and nothing else.
+inline void probe(uint32_t tag, uint32_t value) {
+  sys_reg(sanvp::nic::map::kProbeTag) = tag;
+  sys_reg(sanvp::nic::map::kProbeValue) = value;
 }
 
 // Bytes still free on the heap (for tests and diagnostics).

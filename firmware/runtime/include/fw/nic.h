@@ -98,4 +98,59 @@ inline uint32_t rx_tail() { return nic_reg(kRxTail); }       // descriptors fill
 inline uint32_t rx_drops() { return nic_reg(kRxDrops); }
 inline uint32_t rx_crc_errors() { return nic_reg(kRxCrcErrors); }
 
+// ---- RTC adjustment and absolute timers (docs/nic.md, "RTC and timers") ----
+// Timers are deadlines in RTC ticks: set_rtc() and rtc_adjust() move their expiry in time (a
+// timer whose deadline the RTC jumps over expires at once), so slot timers follow the new time.
+inline void rtc_adjust(int32_t ticks) { nic_reg(kRtcAdj) = static_cast<uint32_t>(ticks); }  // RTC += ticks, atomically
+// Timer i expires when the RTC reaches `deadline` (at once if it already has).
+inline void timer_arm_at(int i, uint64_t deadline) {
+  nic_reg(kRtcHi) = static_cast<uint32_t>(deadline >> 32);  // staged
+  nic_reg(i ? kTimer1At : kTimer0At) = static_cast<uint32_t>(deadline);
+}
+
+// ---- flow-control timestamps of the outgoing link ----
+inline uint64_t link_stop_rtc() {  // RTC at the last STOP edge (when kIrqLinkStop was raised)
+  const uint32_t lo = nic_reg(kSendStopLo);
+  return (static_cast<uint64_t>(nic_reg(kSendStopHi)) << 32) | lo;
+}
+inline uint64_t link_go_rtc() {    // RTC at the last GO edge (when kIrqLinkGo was raised)
+  const uint32_t lo = nic_reg(kSendGoLo);
+  return (static_cast<uint64_t>(nic_reg(kSendGoHi)) << 32) | lo;
+}
+inline uint32_t send_flags() { return nic_reg(kSendFlags); }           // kSendWasBlocked | kSendRefused | kSendLate
+inline void send_flags_clear(uint32_t bits) { nic_reg(kSendFlags) = bits; }
+inline uint32_t send_blocked_ticks() { return nic_reg(kSendBlocked); }  // oscillator ticks held by STOP, mod 2^32
+
+// ---- send queue: a ring of descriptors sent back to back, optionally at an RTC value ----
+struct SendDesc {
+  uint32_t addr;      // SRAM address of the packet (route bytes first)
+  uint32_t length;    // bytes (route + type + payload; the CRC is appended)
+  uint32_t control;   // route bytes (kSendDescRouteMask) | kSendDescTimed | kSendDescLateOk | kSendDescIrq
+  uint32_t status;    // engine: kSendDescDone | kSendDescRefused | kSendDescLate
+  uint32_t start_hi;  // kSendDescTimed: the first byte leaves when the RTC reaches start
+  uint32_t start_lo;
+  uint32_t sent_hi;   // engine: RTC when the first byte left
+  uint32_t sent_lo;
+};
+static_assert(sizeof(SendDesc) == kSendDescSize, "send descriptors are 32 bytes");
+inline void sq_setup(SendDesc* ring, uint32_t entries) {  // only while the queue is idle
+  nic_reg(kSqRing) = reinterpret_cast<uintptr_t>(ring);
+  nic_reg(kSqSize) = entries;
+}
+inline void sq_set_head(uint32_t head) { nic_reg(kSqHead) = head; }  // descriptors [tail, head) are queued
+inline uint32_t sq_head() { return nic_reg(kSqHead); }
+inline uint32_t sq_tail() { return nic_reg(kSqTail); }               // descriptors completed (sent or refused)
+inline uint32_t sq_status() { return nic_reg(kSqStatus); }
+inline void send_desc(SendDesc& d, const void* packet, uint32_t length, uint32_t route_bytes, uint32_t flags = 0) {
+  d.addr = reinterpret_cast<uintptr_t>(packet);
+  d.length = length;
+  d.control = (route_bytes & kSendDescRouteMask) | flags;
+  d.status = 0;
+}
+inline void send_desc_at(SendDesc& d, const void* packet, uint32_t length, uint32_t route_bytes, uint64_t start, uint32_t flags = 0) {
+  send_desc(d, packet, length, route_bytes, flags | kSendDescTimed);
+  d.start_hi = static_cast<uint32_t>(start >> 32);
+  d.start_lo = static_cast<uint32_t>(start);
+}
+
 }  // namespace fw::nic
