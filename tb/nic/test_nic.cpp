@@ -7,15 +7,12 @@
 #include <cmath>
 
 using namespace sanvp;
-using sanvp::test::NicFixture;
-using sanvp::test::tick_time;
-using sanvp::test::ticks;
+using namespace sanvp::test;  // NicFixture and the closed-form oscillator (ticks, tick_time)
 namespace r = sanvp::nic::map::nic;
 
 namespace {
 
 enum Mode : std::uint32_t { kIdle = 0, kTimer = 1, kRtcSet = 2, kHdma = 3, kSender = 4, kReceiver = 5, kIrqMask = 6, kFault = 7 };
-using u128 = unsigned __int128;
 
 
 }  // namespace

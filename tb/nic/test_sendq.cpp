@@ -8,15 +8,12 @@
 #include "hw/nic/oscillator.hpp"
 
 using namespace sanvp;
-using sanvp::test::NicFixture;
-using sanvp::test::tick_time;
-using sanvp::test::ticks;
+using namespace sanvp::test;  // NicFixture and the closed-form oscillator (ticks, tick_time)
 namespace r = sanvp::nic::map::nic;
 
 namespace {
 
 enum Mode : std::uint32_t { kIdle = 0, kRecv = 1, kStopGo = 2, kQueue = 3, kTimed = 4, kLate = 5, kRtcTimers = 6, kTimer = 7 };
-using u128 = unsigned __int128;
 constexpr Time kCp = 6250;  // link.cp default
 
 
