@@ -12,10 +12,13 @@ using namespace sanvp;
 
 TEST_CASE("NIC probes carry node and RTC, exact against global time, on drifting clocks", "[probe]") {
   test::NicFixture f(PROBE_FW);
-  f.set("n0.nic.osc.ppm", "250");
-  f.set("n1.nic.osc.ppm", "-125");
+  f.set("n0.osc.ppm", "250");  // the NIC module of node N is named nN
+  f.set("n1.osc.ppm", "-125");
   f.set("nic.sys.time_access", "false");
   auto& net = f.build(2, 1);
+  f.pv.check_all_used();  // the per-NIC keys above reached their oscillators
+  REQUIRE(net.nic(0).oscillator().error_ppb(0) == 250000);
+  REQUIRE(net.nic(1).oscillator().error_ppb(0) == -125000);
   ProbeTimeline timeline;
   for (int n = 0; n < 2; ++n) net.nic(n).set_probe_sink(timeline.sink());
   f.run_until_exit({0, 1}, 10 * kMs);
