@@ -47,6 +47,7 @@ struct NicFixture {
     spec.switches = switches;
     spec.ports = ports;
     net = new host::NicNetwork(pv, 1, image, spec);
+    pv.check_all_used();  // a per-instance key that reached no instance is a test bug
     return *net;
   }
   // Backdoor write of 32-bit words at a firmware symbol (before the cores start).
