@@ -2,6 +2,10 @@
 #include "hw/base/sim_time.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
+
+#include "hw/base/log.hpp"
+#include "hw/pci/pci_dma.hpp"
 
 #include "hw/nic/memory_map.hpp"
 
@@ -9,8 +13,8 @@ namespace sanvp::nic {
 
 namespace r = map::nic;
 
-HostDma::HostDma(sc_core::sc_module_name name, Sram& sram, PciBus& pci, HostMemoryPort* host, RaiseIrq raise, Time setup)
-    : sc_module(name), sram_(sram), pci_(pci), host_(host), raise_(std::move(raise)), setup_(setup) {
+HostDma::HostDma(sc_core::sc_module_name name, Sram& sram, PciBus& pci, RaiseIrq raise, Time setup)
+    : sc_module(name), sram_(sram), pci_(pci), raise_(std::move(raise)), setup_(setup) {
   SC_THREAD(run);
 }
 
@@ -34,6 +38,21 @@ const RegisterMap<HostDma> HostDma::kRegisters{"hdma", map::kNicRegBase, {
 
 nlohmann::json HostDma::stats_json() const { return {{"hdma_descriptors", stats_.descriptors}}; }
 
+// One descriptor's data over the bus; returns kHdmaErrBit (and says why) if it failed.
+std::uint32_t HostDma::transfer(std::uint32_t local, std::uint64_t bus, std::uint32_t len, bool to_sram) {
+  std::string why;
+  if (std::uint64_t{local} + len > sram_.size()) {
+    why = fmt::format("local range 0x{:x} + {} bytes is outside SRAM", local, len);
+  } else {
+    const PciDmaResult res = pci_dma(pci_, bus, sram_.data() + local, len, !to_sram);
+    if (res.ok()) return 0;
+    why = pci_.map().describe(res.status, res.addr, res.len, !to_sram);
+  }
+  last_error_ = std::move(why);
+  log::warn("{}: descriptor {} failed (kHdmaErrBit): {}", name(), tail_, last_error_);
+  return r::kHdmaErrBit;
+}
+
 void HostDma::run() {
   while (true) {
     while (head_ == tail_ || size_ == 0) wait(kick_);
@@ -56,24 +75,7 @@ void HostDma::run() {
       len_sig_.change(start, len);
       state_sig_.change(start, 1);
       wait(sc_core::sc_time::from_value(setup_));
-      const bool local_ok = std::uint64_t{local} + len <= sram_.size();
-      if (!local_ok) ctrl_bits = r::kHdmaErrBit;
-      const std::uint32_t burst = static_cast<std::uint32_t>(pci_.config().burst);
-      for (std::uint32_t done = 0; !ctrl_bits && done < len;) {
-        const std::uint32_t n = std::min(burst, len - done);
-        const Time end = pci_.reserve(now_ps(), n);
-        wait(sc_core::sc_time::from_value(end - now_ps()));
-        chunk_.resize(n);
-        bool ok;
-        if (to_sram) {
-          ok = host_ && host_->read(host + done, chunk_.data(), n);
-          if (ok) sram_.write(local + done, chunk_.data(), n);
-        } else {
-          ok = host_ && host_->write(host + done, sram_.data() + local + done, n);
-        }
-        if (!ok) ctrl_bits = r::kHdmaErrBit;
-        done += n;
-      }
+      ctrl_bits = transfer(local, host, len, to_sram);
       if (ctrl_bits) ++stats_.errors;
       else if (to_sram) stats_.bytes_to_sram += len;
       else stats_.bytes_to_host += len;

@@ -4,6 +4,7 @@
 
 #include "hw/nic/memory_map.hpp"
 #include "hw/base/error.hpp"
+#include "hw/pci/pci_targets.hpp"
 
 namespace sanvp::nic {
 
@@ -20,7 +21,8 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   osc_ = std::make_unique<Oscillator>(OscillatorConfig::from_params(pv, path + ".osc"), Rng(seed, path + ".osc"));
   regs_ = std::make_unique<NicRegs>("regs", NicRegsParams::kLatency.get(pv, path + ".regs"), *osc_, node_id);
   auto raise = [this](std::uint32_t bits) { regs_->raise(bits); };
-  hdma_ = std::make_unique<HostDma>("hdma", *sram_, pci, host, raise, HostDmaParams::kSetup.get(pv, path + ".hdma"));
+  if (host && !pci.map().find(host)) pci.map().claim("host memory", 0, host->size(), host);
+  hdma_ = std::make_unique<HostDma>("hdma", *sram_, pci, raise, HostDmaParams::kSetup.get(pv, path + ".hdma"));
   send_ = std::make_unique<SendDma>("send", *sram_, raise, node_id);
   recv_ = std::make_unique<RecvDma>("recv", *sram_, raise, FlowControlConfig::from_params(pv, path));
   regs_->add_window(&hdma_->registers());
@@ -42,6 +44,9 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   bus_.map(sram_->socket, map::kSramBase, static_cast<std::uint64_t>(size), "sram");
   bus_.map(sys_->socket, map::kSysBase, map::kSysSize, "sys");
   bus_.map(regs_->socket, map::kNicRegBase, map::kNicRegSize, "nic registers");
+  pci_sram_ = std::make_unique<PciRamTarget>(sram_->data());
+  pci_regs_ = std::make_unique<PciRegisterTarget>([this](std::uint32_t off, std::uint32_t& v) { return bus_reg_read(off, v); },
+                                                  [this](std::uint32_t off, std::uint32_t v) { return bus_reg_write(off, v); });
 }
 
 void Nic::declare_traces() {
@@ -52,11 +57,25 @@ void Nic::declare_traces() {
   recv_->declare_traces();
 }
 
+bool Nic::bus_reg_write(std::uint32_t off, std::uint32_t value) {
+  if (off != map::nic::kDoorbell) return false;
+  regs_->host_doorbell(value);
+  return true;
+}
+
+bool Nic::bus_reg_read(std::uint32_t off, std::uint32_t& value) const {
+  if (off == map::nic::kMailbox) value = regs_->mailbox();
+  else if (off == map::nic::kIsr) value = regs_->isr();
+  else return false;
+  return true;
+}
+
 void Nic::host_write32(std::uint32_t addr, std::uint32_t value) {
   if (addr >= map::kNicRegBase) {
     const std::uint32_t off = addr - map::kNicRegBase;
-    if (off == map::nic::kDoorbell) { regs_->host_doorbell(value); return; }
-    throw SimError(fmt::format("{}: host PIO write to NIC register 0x{:x}: only the doorbell is host-writable", name(), off));
+    if (!bus_reg_write(off, value))
+      throw SimError(fmt::format("{}: host PIO write to NIC register 0x{:x}: only the doorbell is host-writable", name(), off));
+    return;
   }
   if (std::uint64_t{addr} + 4 > sram_->size() || (addr & 3u))
     throw SimError(fmt::format("{}: host PIO write to 0x{:08x}: outside SRAM or misaligned", name(), addr));
@@ -66,9 +85,10 @@ void Nic::host_write32(std::uint32_t addr, std::uint32_t value) {
 std::uint32_t Nic::host_read32(std::uint32_t addr) {
   if (addr >= map::kNicRegBase) {
     const std::uint32_t off = addr - map::kNicRegBase;
-    if (off == map::nic::kMailbox) return regs_->mailbox();
-    if (off == map::nic::kIsr) return regs_->isr();
-    throw SimError(fmt::format("{}: host PIO read of NIC register 0x{:x}: only mailbox and ISR are host-readable", name(), off));
+    std::uint32_t v = 0;
+    if (!bus_reg_read(off, v))
+      throw SimError(fmt::format("{}: host PIO read of NIC register 0x{:x}: only mailbox and ISR are host-readable", name(), off));
+    return v;
   }
   if (std::uint64_t{addr} + 4 > sram_->size() || (addr & 3u))
     throw SimError(fmt::format("{}: host PIO read of 0x{:08x}: outside SRAM or misaligned", name(), addr));

@@ -8,8 +8,9 @@
 //                      +-> SendDma             SRAM -> link (STOP/GO, CRC-8)
 //                      +-> RecvDma             link -> SRAM receive buffers
 //
-// The host sees the NIC through PIO (host_write32/host_read32 on SRAM and registers; the
-// PCI bus model charges the time) and through the NIC's DMA into host memory.
+// On the host's PCI bus the NIC is a target (pci_sram, pci_registers: its host claims them at
+// pci.nic_base + the NIC-local address) and a master (HostDma, decoded by the bus's address
+// map: host memory, or a peer such as a peripheral device).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -34,7 +35,9 @@ namespace sanvp::nic {
 class Nic : public sc_core::sc_module {
  public:
 
-  // `path` params are resolved under this module's name (e.g. "n3.nic.core.clock").
+  // `path` params are resolved under this module's name (e.g. "n3.nic.core.clock"). The host
+  // DMA reaches whatever pci's address map decodes; `host` is claimed there at bus address 0
+  // unless the map already has it (Host claims its memory itself).
   Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, LanaiCore::Program program,
       PciBus& pci, HostMemoryPort* host, std::uint64_t seed);
 
@@ -56,9 +59,14 @@ class Nic : public sc_core::sc_module {
   LinkPort link_port();  // named after the module, for connect() (hw/link/link_port.hpp)
   FlowController& input_buffer() { return recv_->input_buffer(); }
 
-  // Host PIO at the current simulated time (the caller has paid the PCI time): SRAM bytes or
-  // a NIC register (offset from map::kNicRegBase | address >= kNicRegBase). Writing the
-  // doorbell register raises kIrqDoorbell.
+  // The NIC as a PCI target (windows at NIC-local addresses, so offsets are SRAM addresses and
+  // register offsets): SRAM, any bytes; the registers a bus master may use, as whole aligned
+  // words: DOORBELL (write: raises kIrqDoorbell), MAILBOX and ISR (read). Anything else in the
+  // register window is a target abort.
+  PciTarget& pci_sram() { return *pci_sram_; }
+  PciTarget& pci_registers() { return *pci_regs_; }
+  // One word by a bus master at the current simulated time (the caller has paid the PCI time):
+  // SRAM bytes or a NIC register (address >= kNicRegBase); SimError if the bus may not do it.
   void host_write32(std::uint32_t addr, std::uint32_t value);
   std::uint32_t host_read32(std::uint32_t addr);
 
@@ -70,6 +78,9 @@ class Nic : public sc_core::sc_module {
   nlohmann::json stats_json() const;
 
  private:
+  bool bus_reg_read(std::uint32_t off, std::uint32_t& value) const;
+  bool bus_reg_write(std::uint32_t off, std::uint32_t value);
+
   ProbeSink probe_sink_;
   std::uint32_t node_id_;
   Bus bus_;
@@ -81,6 +92,7 @@ class Nic : public sc_core::sc_module {
   std::unique_ptr<SendDma> send_;
   std::unique_ptr<RecvDma> recv_;
   std::unique_ptr<LanaiCore> core_;
+  std::unique_ptr<PciTarget> pci_sram_, pci_regs_;
 };
 
 }  // namespace sanvp::nic

@@ -50,7 +50,9 @@ void HostInterfaceDriver::wait_for_word(std::uint64_t addr, std::uint32_t value)
   }
   const Time poll = host_.config().poll;
   const Time began = now_ps();
-  while (mem.read_be32(addr) != value) sc_core::wait(mem.watched_write());
+  const std::size_t area = mem.watched_range_of(addr);
+  const sc_core::sc_event& written_ev = area < mem.watched_ranges() ? mem.watched_write(area) : mem.watched_write();
+  while (mem.read_be32(addr) != value) sc_core::wait(written_ev);
   // The polling loop notices the write at its first check at or after it.
   const Time written = now_ps();
   const Time seen = began + (written - began + poll - 1) / poll * poll;

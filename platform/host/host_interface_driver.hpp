@@ -40,12 +40,12 @@ class HostInterfaceDriver {
   // Posts one descriptor: the entry, then the producer index (two PCI transactions, write-
   // combined), then the doorbell with the new index. The caller checked there is room.
   void post(PioRing& ring, const std::vector<std::uint32_t>& descriptor);
-  // Host memory the NIC writes by DMA, watched so that a polling host sees the writes (one
-  // watched area per host).
+  // Host memory the NIC (or a peripheral device) writes by DMA, watched so that a polling host
+  // sees the writes (any number of areas per host, each with its own event).
   std::uint64_t alloc_dma_area(std::uint64_t bytes);
   // Blocks until the NIC has written `value` into the big-endian word at `addr`: asleep until
   // its interrupt with host.notify=irq, else polling every host.poll (the write is noticed at
-  // the first poll at or after it).
+  // the first poll at or after it; only writes into addr's watched area wake the thread).
   void wait_for_word(std::uint64_t addr, std::uint32_t value);
   // The software cost of one driver call (host.call).
   void call_cost();

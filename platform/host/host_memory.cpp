@@ -24,7 +24,13 @@ bool HostMemory::read(std::uint64_t addr, std::uint8_t* dst, std::uint32_t len) 
 
 bool HostMemory::write(std::uint64_t addr, const std::uint8_t* src, std::uint32_t len) {
   if (addr + len > size_ || addr + len < addr) return false;
-  if (addr < watch_hi_ && addr + len > watch_lo_) watched_.notify(sc_core::SC_ZERO_TIME);
+  bool watched = false;
+  for (auto& r : ranges_)
+    if (addr < r->hi && addr + len > r->lo) {
+      r->ev.notify(sc_core::SC_ZERO_TIME);
+      watched = true;
+    }
+  if (watched) watched_.notify(sc_core::SC_ZERO_TIME);
   while (len) {
     const std::uint64_t off = addr % kPage;
     const std::uint32_t n = static_cast<std::uint32_t>(std::min<std::uint64_t>(len, kPage - off));
@@ -32,6 +38,19 @@ bool HostMemory::write(std::uint64_t addr, const std::uint8_t* src, std::uint32_
     addr += n; src += n; len -= n;
   }
   return true;
+}
+
+std::size_t HostMemory::watch(std::uint64_t lo, std::uint64_t hi) {
+  ranges_.push_back(std::make_unique<Range>());
+  ranges_.back()->lo = lo;
+  ranges_.back()->hi = hi;
+  return ranges_.size() - 1;
+}
+
+std::size_t HostMemory::watched_range_of(std::uint64_t addr) const {
+  for (std::size_t i = 0; i < ranges_.size(); ++i)
+    if (addr >= ranges_[i]->lo && addr < ranges_[i]->hi) return i;
+  return ranges_.size();
 }
 
 std::uint32_t HostMemory::read_be32(std::uint64_t addr) {

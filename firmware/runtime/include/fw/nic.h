@@ -13,6 +13,7 @@
 
 #include "fw/fw.h"
 #include "hw/nic/memory_map.hpp"
+#include "hw/pci/pci_device_map.hpp"
 
 namespace fw::nic {
 
@@ -65,6 +66,21 @@ inline void hdma_setup(HdmaDesc* ring, uint32_t entries) {
 inline void hdma_set_head(uint32_t head) { nic_reg(kHdmaHead) = head; }  // descriptors [tail, head) are queued
 inline uint32_t hdma_tail() { return nic_reg(kHdmaTail); }               // descriptors completed
 inline bool hdma_busy() { return nic_reg(kHdmaStatus) & 1u; }
+inline uint32_t hdma_errors() { return nic_reg(kHdmaStatus) >> 16; }      // descriptors that failed, mod 2^16
+// Fills the descriptor at `head` (mod `entries`) and advances `head`; hdma_set_head(head) starts
+// what was queued. `bus` is any bus address (below).
+inline void hdma_queue(HdmaDesc* ring, uint32_t entries, uint32_t& head, const void* local, uint32_t bus, uint32_t length,
+                       uint32_t control) {
+  ring[head % entries] = HdmaDesc{reinterpret_cast<uintptr_t>(local), bus, length, control};
+  ++head;
+}
+
+// ---- PCI peers (docs/nic.md, "Host side") ----
+// A descriptor's `host` word is a bus address of the host's PCI bus map: host memory, or any
+// other window, e.g. a peripheral device's memory (its base + pcidev::kMemOffset + offset) or its
+// doorbell (its base + pcidev::kDoorbell: DMA 4 bytes from an SRAM word to ring it). An address
+// no window claims, or a register the target refuses, completes with kHdmaErrBit.
+namespace pcidev = sanvp::pcidev_map;
 
 // ---- send DMA: one packet at a time, route bytes first, CRC appended by the engine ----
 inline void send_start(const void* packet, uint32_t length, uint32_t route_bytes) {
