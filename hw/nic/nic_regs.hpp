@@ -71,6 +71,9 @@ class NicRegs : public sc_core::sc_module {
   std::function<void(int, Time, Time, std::uint32_t)> on_timer_armed;
   // Observer of timer expiry: (timer, time), when the ISR bit is raised.
   std::function<void(int, Time)> on_timer_fired;
+  // Timer i is armed and its interrupt (ISR bit 1 + i) enabled: a sleeping core will wake at its deadline (the
+  // run's stall watchdog does not count such a wait as a stall).
+  bool timer_pending(int i) const { return timers_[i].armed && (imr_ & (i ? 4u : 2u)); }
   const Stats& stats() const { return stats_; }
   // What the NIC reports of this block, keyed as in the reports (Nic::stats_json merges the blocks).
   nlohmann::json stats_json() const;

@@ -43,7 +43,7 @@ class NicNodes : public RunAgents {
       host->attach_nic(n.get());
       nic::load_image(*n, image);
       net.set_external(s.node, external_ports(*n));
-      if (!s.app.empty() && s.app != "idle" && !nic::has_route_table(image))
+      if ((s.program || (!s.app.empty() && s.app != "idle")) && !nic::has_route_table(image))
         throw UserError(fmt::format("{}: firmware '{}' has no route table (g_routes/g_nodes or g_route_set, fw/routes.h), so host application '{}' cannot message with it",
                                     name, s.firmware, s.app));
       AppResult r;
@@ -53,7 +53,7 @@ class NicNodes : public RunAgents {
       results_.push_back(std::move(r));
       hosts_.push_back(std::move(host));
       nics_.push_back(std::move(n));
-      if (!s.app.empty()) apps_.push_back(AppSpec{s.node, s.app, s.args});
+      if (!s.app.empty() && !s.program) apps_.push_back(AppSpec{s.node, s.app, s.args});
       max_node_ = std::max(max_node_, s.node);
     }
     board_.posted.resize(static_cast<std::size_t>(max_node_ + 1));
@@ -81,6 +81,14 @@ class NicNodes : public RunAgents {
       }
     }
     for (std::size_t i = 0; i < specs_.size(); ++i) {
+      if (specs_[i].program) {
+        const std::size_t k = i;
+        hosts_[i]->spawn("app", [this, k] {
+          specs_[k].program(*hosts_[k], results_[k]);
+          ++finished_count_;
+        });
+        continue;
+      }
       if (specs_[i].app.empty()) {
         results_[i].done = true;
         results_[i].phase = "no application";
@@ -134,6 +142,13 @@ class NicNodes : public RunAgents {
            hosts_[i]->pio_transactions();
     }
     return p;
+  }
+
+  bool waiting_on_time() const override {
+    for (const auto& n : nics_)
+      if (n->core().result().outcome == nic::LanaiCore::Outcome::kRunning && (n->regs().timer_pending(0) || n->regs().timer_pending(1)))
+        return true;
+    return false;
   }
 
   std::string describe() override {

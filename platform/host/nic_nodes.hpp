@@ -17,11 +17,17 @@
 
 namespace sanvp::host {
 
+// A host program other than a registered application: a protocol's loader or driver (FBS), run
+// as the node's host thread. It fills `result` (phase while it runs, done and finished at the
+// end) like an application.
+using HostProgram = std::function<void(Host& host, AppResult& result)>;
+
 struct NicNodeSpec {
   int node = -1;
   std::string firmware;   // image file (add_lanai_firmware output)
   std::string app;        // registered host application; empty = none (idle)
   std::vector<std::string> args;
+  HostProgram program;    // instead of `app` when set (`app` then names it in reports)
 };
 
 // The routes NIC node `src` gets to NIC node `dst` (src == dst: to itself), the primary first.

@@ -379,7 +379,7 @@ RunSpec scenario_run_spec(const Scenario& s) {
   RunSpec spec;
   std::vector<host::NicNodeSpec> nics;
   for (const auto& p : s.programs)
-    if (!p.firmware.empty()) nics.push_back(host::NicNodeSpec{p.node, p.firmware, p.host_app, p.host_args});
+    if (!p.firmware.empty()) nics.push_back(host::NicNodeSpec{p.node, p.firmware, p.host_app, p.host_args, p.program});
   auto topo = std::make_shared<Topology>(s.topo);
   DeadlockReport rep;
   auto rt = std::make_shared<RouteTable>(scenario_routes(s, &rep));

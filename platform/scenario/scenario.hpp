@@ -32,6 +32,7 @@ struct NodeProgram {
   std::string firmware_given;         // as written in the file
   std::string host_app;               // registered host application (platform/host/host_apps.hpp), empty if none
   std::vector<std::string> host_args;
+  host::HostProgram program;          // set by commands that build scenarios in code (FBS): replaces host_app
   Origin where;
 };
 

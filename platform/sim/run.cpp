@@ -147,7 +147,7 @@ LoopEnd run_loop(Network& net, RunAgents* agents, const RunLimits& L, bool check
     if (hops != last_hops) { last_hops = hops; last_progress = t; last_any = t; }
     if (agents && agents->progress() != last_agent) { last_agent = agents->progress(); last_any = t; }
     if (t >= L.duration && flying == 0 && !still) break;
-    if ((flying > 0 && t - last_progress >= L.watchdog) || (still && t - last_any >= L.watchdog)) {
+    if ((flying > 0 && t - last_progress >= L.watchdog) || (still && t - last_any >= L.watchdog && !agents->waiting_on_time())) {
       out.status = RunStatus::Hung;
       out.apps_stalled = !(flying > 0 && t - last_progress >= L.watchdog);
       out.hang = analyze_hang(net, t);
@@ -390,7 +390,13 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   log::info("built {} switches, {} nodes, {} link directions; seed {}", net.switches(), net.nodes(), net.channels().size(), opt.seed);
   open_waves(net, agents, opt);
   ProbeTimeline probes;
-  if (agents && !opt.probes.empty()) agents->attach_probes(probes.sink());
+  if (agents && (!opt.probes.empty() || spec.probe_sink)) {
+    nic::ProbeSink file = opt.probes.empty() ? nic::ProbeSink{} : probes.sink();
+    agents->attach_probes([file, extra = spec.probe_sink](const nic::ProbeRecord& r) {
+      if (file) file(r);
+      if (extra) extra(r);
+    });
+  }
   if (spec.traffic) spec.traffic(net);
   else net.start_traffic(L.traffic);
   if (agents) agents->start(net);
@@ -430,6 +436,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   }
   if (!loop.fault.empty()) r[agents ? "fault" : "error"] = loop.fault;
   if (!opt.probes.empty()) r["probes"] = probes.summary();
+  if (spec.results) agents_summary += spec.results(r);
   rep.results() = std::move(r);
 
   rep.write_json({opt.report, "--report"}, rep.doc(), 2);  // whole or not at all

@@ -42,6 +42,8 @@ class RunAgents {
   virtual Time finished_at() const = 0;        // when the last one finished (0 if none ran)
   virtual std::string fault() = 0;             // non-empty: a firmware fault, the run stops
   virtual std::uint64_t progress() const = 0;  // changes whenever a NIC or host does anything
+  // Something will happen at a known time (a NIC sleeps on an armed timer): quiet is not a stall.
+  virtual bool waiting_on_time() const { return false; }
   virtual std::string describe() = 0;          // what every NIC and application is doing (hang/limit reports)
   // Fills results["apps"] and results["nics"]; returns the lines of the printed summary.
   virtual std::string results(nlohmann::json& results) = 0;
@@ -61,6 +63,10 @@ struct RunSpec {
   std::function<void(Network&)> on_finish;
   // Builds agents on the declared network (Network::set_external), before build(); optional.
   std::function<std::unique_ptr<RunAgents>(Network&, ParamValues&, std::uint64_t seed)> agents;
+  // Also gets every NIC probe (a command that analyses the timeline itself, e.g. FBS skew).
+  nic::ProbeSink probe_sink;
+  // Adds a command's own results to results{} after the run; returns lines for the summary.
+  std::function<std::string(nlohmann::json& results)> results;
   nlohmann::json scenario_json;  // effective scenario description for the report
 };
 

@@ -1,0 +1,225 @@
+// FBS firmware: feedback-based synchronization of NIC slot clocks through stop/go flow control
+// (fbs-nic-synchronization.txt). Every NIC runs a slot clock from its own oscillator (the RTC;
+// no global time), sends its part of the synchronizing schedule (SSS or HSS, computed by the
+// host and loaded through the host interface, fbs_proto.h) at its slot boundaries with timed
+// sends, and pauses its slot clock while its packet is held by STOP (section 3.1): when the send
+// engine was held for d ticks, the RTC moves back by d. Timers and timed sends are RTC
+// deadlines, so the pause moves every later slot boundary with it.
+//
+// Between rounds the slots are the application's (idle here): the firmware sleeps from the end
+// of a round to the last slot before the next one. Slot boundaries are marked with probes
+// (measurement only: the platform records global time beside them).
+#include "firmware/fbs/fbs_proto.h"
+#include "fw/nic.h"
+#include "fw/routes.h"
+
+using namespace sanvp::fbs_abi;
+namespace nic = fw::nic;
+
+// Routes from the network's mapper (the platform), written into SRAM before the core starts:
+// per destination, the primary route; to the node itself, the U-turn.
+FW_DEFINE_ROUTE_SET(1024, 16384)
+
+namespace {
+
+constexpr uint32_t kRxN = 4;     // receive buffers (sync packets are only counted)
+constexpr uint32_t kSendN = 4;   // packet buffers and send-queue entries (at most two are in use)
+constexpr uint32_t kEvents = nic::kIrqTimer0 | nic::kIrqLinkGo | nic::kIrqRxDone;
+
+alignas(16) volatile uint32_t hif[kHifBytes / 4];
+alignas(32) nic::SendDesc sq[kSendN];
+alignas(8) nic::RxDesc rx_ring[kRxN];
+alignas(16) nic::HdmaDesc hdma_ring[2];
+alignas(16) uint32_t done_block[kDoneWords];
+uint8_t* send_buf[kSendN];
+uint8_t* rx_mem[kRxN];
+
+struct Config {
+  uint32_t slot_ticks, packet_len, sync_slots, period, rounds, probe_every, done_host, free_run_after;
+  uint64_t start;
+};
+Config cfg;
+
+uint32_t sq_head = 0;
+uint32_t rx_done = 0;
+uint32_t blocked_seen = 0;  // SEND_BLOCKED already turned into pauses
+uint32_t pauses = 0, paused_ticks = 0, refused = 0, sent = 0;
+
+// The send engine was held by STOP for `d` more ticks: pause the slot clock by as much.
+void account_pause() {
+  const uint32_t b = nic::send_blocked_ticks();
+  const uint32_t d = b - blocked_seen;
+  if (d == 0) return;
+  nic::rtc_adjust(-static_cast<int32_t>(d));
+  blocked_seen = b;
+  ++pauses;
+  paused_ticks += d;
+  fw::probe(kProbePause, d);
+}
+
+void recycle_rx() {
+  const uint32_t tail = nic::rx_tail();
+  while (rx_done != tail) rx_ring[rx_done++ & (kRxN - 1)].status = nic::kRxOwn;
+  nic::rx_kick();
+}
+
+void count_refusals() {
+  for (uint32_t i = 0; i < kSendN; ++i) {
+    nic::SendDesc& d = sq[i];
+    if ((d.status & nic::kSendDescRefused) && d.addr) {
+      ++refused;
+      fw::probe(kProbeRefused, d.start_lo);
+      d.addr = 0;  // counted once
+    }
+  }
+}
+
+// Queues this NIC's packet of sync slot `j` to start exactly at RTC `at`. Returns false when the
+// schedule names a destination the route table does not hold.
+bool queue_send(uint32_t j, uint64_t at) {
+  const uint32_t dst = hif[kHifTable / 4 + j];
+  if (dst == kNoSend) return true;
+  const fw::Route r = fw::route(dst);
+  if (!r.bytes || r.len + 6 > cfg.packet_len) return false;
+  const uint32_t k = sq_head & (kSendN - 1);
+  uint8_t* p = send_buf[k];
+  for (uint32_t i = 0; i < r.len; ++i) p[i] = r.bytes[i];
+  p[r.len] = static_cast<uint8_t>(kPacketType >> 8);
+  p[r.len + 1] = static_cast<uint8_t>(kPacketType);
+  p[r.len + 2] = static_cast<uint8_t>(j >> 8);
+  p[r.len + 3] = static_cast<uint8_t>(j);
+  nic::send_desc_at(sq[k], p, cfg.packet_len, r.len, at);
+  nic::sq_set_head(++sq_head);
+  ++sent;
+  return true;
+}
+
+// Sleeps until the RTC reaches `deadline` with no pause outstanding. A timer that expires while
+// the packet is still held (or before its pause is accounted) is re-armed at the boundary the
+// pause moved, once the GO has come.
+void wait_boundary(uint64_t deadline) {
+  nic::timer_arm_at(0, deadline);
+  bool expired = false;
+  while (true) {
+    const uint32_t why = nic::wait();
+    nic::irq_ack(why);
+    if (why & nic::kIrqRxDone) recycle_rx();
+    if (why & nic::kIrqLinkGo) account_pause();
+    if (why & nic::kIrqTimer0) expired = true;
+    if (!expired || nic::send_blocked()) continue;  // held now: the GO that ends it moves the boundary
+    account_pause();
+    if (nic::rtc() >= deadline) return;
+    expired = false;
+    nic::timer_arm_at(0, deadline);
+  }
+}
+
+// Position `pos` (slot index within a period) needs a wake-up at its boundary: sync slots
+// (probe, queue the next packet), the round's end, the period's last slot (queue the next
+// round's first packet), and every probe_every-th slot if asked.
+bool wakes(uint32_t n, uint32_t pos) {
+  if (pos <= cfg.sync_slots || pos + 1 == cfg.period) return true;
+  return cfg.probe_every && n % cfg.probe_every == 0;
+}
+
+bool syncing(uint32_t round) { return cfg.free_run_after == kNever || round < cfg.free_run_after; }
+
+[[noreturn]] void finish(uint32_t error) {
+  done_block[0] = kDoneMagic;
+  done_block[kDoneError] = error;
+  done_block[kDonePauses] = pauses;
+  done_block[kDonePausedTicks] = paused_ticks;
+  done_block[kDoneRefused] = refused;
+  done_block[kDoneReceived] = nic::rx_tail();
+  done_block[kDoneSent] = sent;
+  nic::HdmaDesc& d = hdma_ring[0];
+  d.local = reinterpret_cast<uintptr_t>(done_block);
+  d.host = cfg.done_host;
+  d.length = sizeof(done_block);
+  d.control = 0;
+  nic::hdma_set_head(1);
+  nic::irq_mask(nic::kIrqRxDone);
+  while (true) {  // keep the receiver going: late packets of other NICs still arrive
+    nic::irq_ack(nic::wait());
+    recycle_rx();
+  }
+}
+
+// The slot loop: n is the slot whose boundary comes next, at RTC `deadline`.
+[[noreturn]] void run_slots() {
+  const uint32_t total = cfg.rounds * cfg.period;
+  uint64_t deadline = cfg.start;
+  if (cfg.start <= nic::rtc()) finish(kErrStartPast);
+  if (syncing(0) && !queue_send(0, deadline)) finish(kErrNoRoute);
+  uint32_t n = 0, pos = 0, round = 0;
+  while (n < total) {
+    wait_boundary(deadline);
+    fw::probe(kProbeSlot, n);
+    count_refusals();
+    // The packet of the next slot, if it is a sync slot of a synchronizing round.
+    const uint32_t next_pos = pos + 1 == cfg.period ? 0 : pos + 1;
+    const uint32_t next_round = next_pos == 0 ? round + 1 : round;
+    if (next_pos < cfg.sync_slots && n + 1 < total && syncing(next_round) && !queue_send(next_pos, deadline + cfg.slot_ticks))
+      finish(kErrNoRoute);
+    // Skip to the next boundary that needs us.
+    do {
+      ++n;
+      deadline += cfg.slot_ticks;
+      if (++pos == cfg.period) {
+        pos = 0;
+        ++round;
+      }
+    } while (n < total && !wakes(n, pos));
+  }
+  wait_boundary(deadline);
+  fw::probe(kProbeSlot, n);
+  count_refusals();
+  finish(kErrNone);
+}
+
+bool read_config() {
+  cfg.slot_ticks = hif[kHifSlotTicks / 4];
+  cfg.packet_len = hif[kHifPacketLen / 4];
+  cfg.sync_slots = hif[kHifSyncSlots / 4];
+  cfg.period = hif[kHifPeriod / 4];
+  cfg.rounds = hif[kHifRounds / 4];
+  cfg.start = (static_cast<uint64_t>(hif[kHifStartHi / 4]) << 32) | hif[kHifStartLo / 4];
+  cfg.probe_every = hif[kHifProbeEvery / 4];
+  cfg.done_host = hif[kHifDoneHost / 4];
+  cfg.free_run_after = hif[kHifFreeRunAfter / 4];
+  return cfg.slot_ticks > 0 && cfg.packet_len >= kMinPacket && cfg.packet_len <= kMaxPacket && cfg.sync_slots > 0 &&
+         cfg.sync_slots <= kMaxSyncSlots && cfg.period >= cfg.sync_slots + 2 && cfg.rounds > 0;
+}
+
+bool alloc_buffers() {
+  for (uint32_t i = 0; i < kSendN; ++i)
+    if (!(send_buf[i] = static_cast<uint8_t*>(malloc(kMaxPacket)))) return false;
+  for (uint32_t i = 0; i < kRxN; ++i) {
+    if (!(rx_mem[i] = static_cast<uint8_t*>(malloc(kMaxPacket)))) return false;
+    rx_ring[i].buffer = reinterpret_cast<uintptr_t>(rx_mem[i]);
+    rx_ring[i].status = nic::kRxOwn;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main() {
+  hif[0] = kHifMagic;
+  hif[kHifVersion / 4] = kVersion;
+  hif[kHifMaxSlots / 4] = kMaxSyncSlots;
+  nic::hdma_setup(hdma_ring, 2);
+  nic::sq_setup(sq, kSendN);
+  nic::irq_mask(nic::kIrqDoorbell);
+  nic::publish(reinterpret_cast<uintptr_t>(hif));
+  while (!hif[kHifGo / 4]) nic::irq_ack(nic::wait());
+  const bool ok = read_config();
+  if (!alloc_buffers()) finish(kErrSram);
+  if (!ok) finish(kErrConfig);
+  // Dropping (not back-pressuring) when short of buffers: a receiver must never hold the link.
+  nic::rx_setup(rx_ring, kRxN, kMaxPacket, nic::RxPolicy::kDrop);
+  nic::rx_enable();
+  blocked_seen = nic::send_blocked_ticks();
+  nic::irq_mask(kEvents);
+  run_slots();
+}

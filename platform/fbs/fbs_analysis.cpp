@@ -1,0 +1,58 @@
+#include "platform/fbs/fbs_analysis.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "hw/base/error.hpp"
+
+namespace sanvp::fbs {
+
+Ps schedule_bound(const SkewInputs& si, const RunInput& in, Gap3Reading r) {
+  return in.schedule.kind == "sss" ? sss_skew(si, r) : hss_skew(si, in.levels, r);
+}
+
+Ps dead_zone(const SkewInputs& si, std::int64_t guard) { return (si.ks + guard + 1) * si.cp - si.rd - si.sd; }
+
+std::uint32_t default_interval(ParamValues& pv, const RunInput& in) {
+  const SkewInputs si = SkewInputs::from_params(pv);
+  const Ps bound = std::max(schedule_bound(si, in, Gap3Reading::Printed), schedule_bound(si, in, Gap3Reading::BlMinusKs));
+  const std::int64_t n = sync_interval(si, bound);
+  if (n <= 0 || n > 100000000)
+    throw UserError(fmt::format("Eq. 11 gives no synchronization interval for a bound of {} with a slot of {} at {} ppm: set fbs.interval",
+                                format_ns(bound), format_ns(si.slot()), si.drift_ppm));
+  return static_cast<std::uint32_t>(n);
+}
+
+Analysis analyse(ParamValues& pv, const RunInput& in, const RunPlan& plan) {
+  const SkewInputs si = SkewInputs::from_params(pv);
+  Analysis a;
+  a.printed = schedule_bound(si, in, Gap3Reading::Printed);
+  a.paper = schedule_bound(si, in, Gap3Reading::BlMinusKs);
+  const char* eq = in.schedule.kind == "sss" ? "Eq. 8" : "Eq. 10";
+  const std::int64_t si_printed = sync_interval(si, a.printed), si_paper = sync_interval(si, a.paper);
+  a.json = {{"equation", eq},
+            {"levels", in.levels},
+            {"bound_printed_ps", a.printed},
+            {"bound_bl_minus_ks_ps", a.paper},
+            {"interval_eq11_printed_slots", si_printed},
+            {"interval_eq11_bl_minus_ks_slots", si_paper},
+            {"interval_used_slots", plan.period},
+            {"overhead_eq12_percent", overhead_percent(in.schedule.slots, plan.period)}};
+  a.dead_zone = dead_zone(si, plan.guard);
+  const auto drift = static_cast<Ps>(std::llround(si.drift_ppm * 1e-6 * static_cast<double>(in.schedule.slots) * static_cast<double>(plan.slot)));
+  if (in.schedule.kind == "sss") a.model = a.dead_zone + drift;
+  a.json["dead_zone_ps"] = a.dead_zone;
+  a.json["dead_zone_formula"] = "(fc.ks + fbs.guard + 1) x link.cp - switch.rd - switch.sd";
+  a.json["drift_over_round_ps"] = drift;
+  if (a.model) a.json["model_bound_ps"] = a.model;
+  a.summary = fmt::format("  analytic bound ({}): {} (bl-ks, the paper's numbers), {} (bl-kg, as printed); Eq. 11 interval {} / {} slots, "
+                          "overhead {:.2f} % at {} slots\n",
+                          eq, format_ns(a.paper), format_ns(a.printed), si_paper, si_printed,
+                          overhead_percent(in.schedule.slots, plan.period), plan.period);
+  if (a.model)
+    a.summary += fmt::format("  model's own bound: dead zone {} ((ks + guard + 1) cp - rd - sd, guard {} B) + drift over the round {} = {}\n",
+                             format_ns(a.dead_zone), plan.guard, format_ns(drift), format_ns(a.model));
+  return a;
+}
+
+}  // namespace sanvp::fbs

@@ -1,0 +1,36 @@
+// The analytic side of an FBS run: the schedule's bounded skew (Eq. 8 for SSS, Eq. 10 for HSS on
+// the run's tree depth) in both readings of GAP3, Eq. 11's interval and Eq. 12's overhead, all
+// from the parameters the simulation runs with (SkewInputs::from_params).
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "platform/fbs/fbs_run.hpp"
+#include "platform/fbs/skew_model.hpp"
+
+namespace sanvp::fbs {
+
+struct Analysis {
+  Ps printed = 0, paper = 0;  // bound in the (bl-kg) and (bl-ks) readings
+  // The model's own bound (SSS; 0 where not derived): the dead zone of one switch plus the drift
+  // over the round. A NIC that leads the one it should wait for by less than
+  // dead = (ks + guard + 1) cp - rd - sd is not held at all: its header is granted before its
+  // slack buffer fills to ks, so no STOP reaches it. The paper's GAP1 (bl p2 cp) is its
+  // counterpart; the guard, which the paper does not have, widens it.
+  Ps dead_zone = 0, model = 0;
+  Ps bound() const { return printed > paper ? printed : paper; }
+  nlohmann::json json;
+  std::string summary;
+};
+
+// The bound of `in`'s schedule kind ("sss": Eq. 8; otherwise Eq. 10 with in.levels).
+Ps schedule_bound(const SkewInputs& si, const RunInput& in, Gap3Reading r);
+// (ks + guard + 1) cp - rd - sd of one switch (see Analysis::dead_zone).
+Ps dead_zone(const SkewInputs& si, std::int64_t guard);
+Analysis analyse(ParamValues& pv, const RunInput& in, const RunPlan& plan);
+// Eq. 11's interval (floor) from the larger bound and fbs.drift: the default of fbs.interval.
+// UserError when no interval keeps the skew below half a slot.
+std::uint32_t default_interval(ParamValues& pv, const RunInput& in);
+
+}  // namespace sanvp::fbs

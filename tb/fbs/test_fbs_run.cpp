@@ -1,0 +1,136 @@
+// The FBS firmware on simulated NICs (platform/fbs/fbs_run.hpp): skew measured by probes against
+// global time, pinned by bounds derived from the parameters.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "platform/fbs/fbs_analysis.hpp"
+#include "platform/fbs/fbs_run.hpp"
+#include "tb/common/test_run.hpp"
+
+using namespace sanvp;
+using namespace sanvp::fbs;
+
+namespace {
+
+struct Outcome {
+  RunResult run;
+  const nlohmann::json& fbs() const { return run.report["results"]["fbs"]; }
+  std::int64_t after_max() const { return fbs()["skew_after_round"]["max_ps"].get<std::int64_t>(); }
+};
+
+Outcome run(ParamValues& pv, const std::string& topo, const std::vector<std::string>& gen) {
+  const RunInput in = make_run_input(load_fbs_network(topo, gen), "auto");
+  return Outcome{run_fbs(pv, test::checked_run_options(), in)};
+}
+
+// The single-switch dead zone with the run's guard (auto: ceil((rd + sd) / cp) + 1 bytes).
+Ps dead_zone_of(ParamValues& pv) {
+  const SkewInputs si = SkewInputs::from_params(pv);
+  return dead_zone(si, (si.rd + si.sd + si.cp - 1) / si.cp + 1);
+}
+
+void require_completed(const Outcome& o) {
+  REQUIRE(o.run.report["status"] == "completed");
+  for (const auto& n : o.fbs()["nics"]) {
+    REQUIRE(n["finished"] == true);
+    REQUIRE(n["refused_sends"] == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("identical clocks never pause and keep their boundaries together, without reading global time") {
+  ParamValues pv = test::test_params({"fbs.drift=0.001", "fbs.initial_skew=0", "fbs.interval=20", "fbs.rounds=2", "nic.sys.time_access=false"});
+  const Outcome o = run(pv, "single", {"ports=8"});
+  require_completed(o);
+  for (const auto& n : o.fbs()["nics"]) REQUIRE(n["pauses"] == 0);
+  REQUIRE(o.after_max() <= 1);  // ps: rounding of the probe-to-boundary correction
+  // Every NIC sent its 8 packets per round and received 8 (one from each, itself included).
+  for (const auto& n : o.fbs()["nics"]) {
+    REQUIRE(n["packets_sent"] == 16);
+    REQUIRE(n["packets_received"] == 16);
+  }
+}
+
+namespace {
+
+// Figure 1 on two NICs: n1 starts `lead` ps ahead of n0 (ticks are 1 ns), both clocks exact.
+void figure1(Ps lead) {
+  ParamValues probe = test::test_params({});
+  const Ps dead = dead_zone_of(probe);  // 348 ns at the defaults
+  REQUIRE(dead == (53 + 18 + 1) * 6250 - 100000 - 2000);
+  const std::string offset = "n1.fbs.offset_ticks=-" + std::to_string((dead + lead) / 1000);
+  ParamValues pv = test::test_params({"fbs.drift=0.001", "fbs.initial_skew=0", "fbs.interval=10", "fbs.rounds=1", offset.c_str()});
+  const Outcome o = run(pv, "single", {"ports=2"});
+  require_completed(o);
+  const auto& n1 = o.fbs()["nics"][1];
+  const std::int64_t after = o.fbs()["rounds"][0]["skew_after_ps"].get<std::int64_t>();
+  const Ps x = dead + lead;
+  if (x < dead) {  // granted before its slack buffer reached ks: no STOP, the lead stays
+    REQUIRE(n1["pauses"] == 0);
+    REQUIRE(std::llabs(after - x) <= 2);  // ps
+  } else {  // STOP: paused for the lead less what stays ahead
+    REQUIRE(n1["pauses"] == 1);
+    REQUIRE(after > 0);
+    REQUIRE(after < dead);
+    REQUIRE(std::llabs(n1["paused_ticks"].get<std::int64_t>() * 1000 - (x - after)) <= 1000);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Figure 1: a fast NIC leading by 1 ns less than the dead zone is not held back") { figure1(-1000); }
+TEST_CASE("Figure 1: a fast NIC leading by the dead zone is held back by the slow one") { figure1(0); }
+TEST_CASE("Figure 1: a fast NIC leading by 2 us is held back by the slow one") { figure1(2000000); }
+
+TEST_CASE("SSS at 500 ppm keeps every round within the model's bound over 100 rounds") {
+  ParamValues pv = test::test_params({"fbs.drift=500", "fbs.rounds=100"});
+  const Outcome o = run(pv, "single", {"ports=8"});
+  require_completed(o);
+  const auto& a = o.fbs()["analysis"];
+  const std::int64_t bound = a["model_bound_ps"].get<std::int64_t>();
+  REQUIRE(bound == dead_zone_of(pv) + 500 * 8 * 12500000LL / 1000000);  // dead zone + drift over the 8-slot round
+  for (const auto& r : o.fbs()["rounds"]) {
+    CAPTURE(r.dump());
+    REQUIRE(r["skew_after_ps"].get<std::int64_t>() <= bound);
+    // Eq. 11's interval keeps the skew below half a slot until the next round.
+    REQUIRE(r["skew_before_next_ps"].get<std::int64_t>() < 12500000 / 2);
+  }
+  REQUIRE(o.fbs()["within_model_bound"] == true);
+  // fbs.interval defaults to Eq. 11 with the larger of the two bounds: the shorter interval.
+  REQUIRE(a["interval_used_slots"] == std::min(a["interval_eq11_printed_slots"].get<std::int64_t>(),
+                                                a["interval_eq11_bl_minus_ks_slots"].get<std::int64_t>()));
+}
+
+TEST_CASE("without re-synchronization the skew grows at the drift rate") {
+  ParamValues pv = test::test_params({"fbs.drift=500", "fbs.sync_rounds=1", "fbs.rounds=4", "fbs.interval=200", "fbs.probe_every=10"});
+  const Outcome o = run(pv, "single", {"ports=4"});
+  require_completed(o);
+  const auto& f = o.fbs()["free_run"];
+  REQUIRE(f["points"].get<int>() > 50);
+  // The fastest and slowest oscillators run at (1 +- 250e-6) of the nominal: the slow one's
+  // boundaries fall behind at (1 + 250e-6) / (1 - 250e-6) - 1 of the fast one's time.
+  REQUIRE(f["slowest_fastest_slope_ppm"].get<double>() == Approx(((1 + 250e-6) / (1 - 250e-6) - 1) * 1e6).epsilon(1e-5));
+  // The skew (max - min) grows no faster, and reaches that rate once the extreme pair leads.
+  REQUIRE(f["slope_ppm"].get<double>() <= 500.1);
+  REQUIRE(f["slope_ppm"].get<double>() > 450);
+}
+
+TEST_CASE("HSS on the Figure 2 tree synchronizes within Eq. 10") {
+  ParamValues pv = test::test_params({"fbs.drift=300", "fbs.rounds=3"});
+  const Outcome o = run(pv, "tree", {"ports=4", "fanout=2", "root_fanout=2", "levels=4"});
+  require_completed(o);
+  REQUIRE(o.fbs()["analysis"]["levels"] == 4);
+  REQUIRE(o.fbs()["analysis"]["bound_printed_ps"] == 3087240);
+  REQUIRE(o.after_max() < 3087240);
+  REQUIRE(o.fbs()["skew_after_first_round"]["max_ps"].get<std::int64_t>() < 3087240);
+}
+
+TEST_CASE("a start the firmware cannot meet is reported, not run") {
+  ParamValues pv = test::test_params({"fbs.start=1us", "fbs.initial_skew=0"});
+  const Outcome o = run(pv, "single", {"ports=2"});
+  REQUIRE(o.run.report["status"] != "completed");
+  REQUIRE(o.run.report["results"]["fault"].get<std::string>().find("raise fbs.start") != std::string::npos);
+}
