@@ -13,6 +13,8 @@ Ps schedule_bound(const SkewInputs& si, const RunInput& in, Gap3Reading r) {
 
 Ps dead_zone(const SkewInputs& si, std::int64_t guard) { return (si.ks + guard + 1) * si.cp - si.rd - si.sd; }
 
+std::int64_t min_guard(const SkewInputs& si) { return (si.rd + si.sd + si.cp - 1) / si.cp + 1; }
+
 std::uint32_t default_interval(ParamValues& pv, const RunInput& in) {
   const SkewInputs si = SkewInputs::from_params(pv);
   const Ps bound = std::max(schedule_bound(si, in, Gap3Reading::Printed), schedule_bound(si, in, Gap3Reading::BlMinusKs));
@@ -40,7 +42,9 @@ Analysis analyse(ParamValues& pv, const RunInput& in, const RunPlan& plan) {
             {"overhead_eq12_percent", overhead_percent(in.schedule.slots, plan.period)}};
   a.dead_zone = dead_zone(si, plan.guard);
   const auto drift = static_cast<Ps>(std::llround(si.drift_ppm * 1e-6 * static_cast<double>(in.schedule.slots) * static_cast<double>(plan.slot)));
-  if (in.schedule.kind == "sss") a.model = a.dead_zone + drift;
+  const bool drains = plan.guard >= static_cast<std::uint32_t>(min_guard(si));
+  if (in.schedule.kind == "sss" && drains) a.model = a.dead_zone + drift;
+  a.json["min_guard_bytes"] = min_guard(si);
   a.json["dead_zone_ps"] = a.dead_zone;
   a.json["dead_zone_formula"] = "(fc.ks + fbs.guard + 1) x link.cp - switch.rd - switch.sd";
   a.json["drift_over_round_ps"] = drift;
@@ -52,6 +56,9 @@ Analysis analyse(ParamValues& pv, const RunInput& in, const RunPlan& plan) {
   if (a.model)
     a.summary += fmt::format("  model's own bound: dead zone {} ((ks + guard + 1) cp - rd - sd, guard {} B) + drift over the round {} = {}\n",
                              format_ns(a.dead_zone), plan.guard, format_ns(drift), format_ns(a.model));
+  if (!drains)
+    a.summary += fmt::format("  no model bound: fbs.guard = {} B is below {} B (ceil((rd + sd) / cp) + 1), so each slot leaves bytes in the "
+                             "slack buffer until it STOPs NICs nobody blocked\n", plan.guard, min_guard(si));
   return a;
 }
 

@@ -28,6 +28,11 @@ struct Analysis {
 Ps schedule_bound(const SkewInputs& si, const RunInput& in, Gap3Reading r);
 // (ks + guard + 1) cp - rd - sd of one switch (see Analysis::dead_zone).
 Ps dead_zone(const SkewInputs& si, std::int64_t guard);
+// The smallest guard (bytes) that lets a switch's slack buffer drain the rd + sd a header costs
+// between two back-to-back packets of one NIC: ceil((rd + sd) / cp) + 1. With less, each slot
+// leaves bytes behind until the buffer reaches ks and STOPs a NIC nobody blocked; the dead-zone
+// bound assumes an empty buffer at each packet's start.
+std::int64_t min_guard(const SkewInputs& si);
 Analysis analyse(ParamValues& pv, const RunInput& in, const RunPlan& plan);
 // Eq. 11's interval (floor) from the larger bound and fbs.drift: the default of fbs.interval.
 // UserError when no interval keeps the skew below half a slot.

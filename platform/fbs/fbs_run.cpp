@@ -87,12 +87,6 @@ void check_plan(const RunPlan& p, const RunInput& in, std::size_t longest_route)
     throw UserError(fmt::format("fbs.rounds x fbs.interval = {} slots: the firmware counts slots in 32 bits", std::uint64_t{p.period} * p.rounds));
 }
 
-// The smallest gap that lets a switch's slack buffer drain the rd + sd its header costs.
-std::int64_t auto_guard(ParamValues& pv) {
-  const SkewInputs si = SkewInputs::from_params(pv);
-  return (si.rd + si.sd + si.cp - 1) / si.cp + 1;
-}
-
 }  // namespace
 
 RunInput make_run_input(const FbsNetwork& net, const std::string& kind) {
@@ -121,7 +115,7 @@ RunPlan plan_run(ParamValues& pv, std::uint64_t seed, const RunInput& in) {
   const FbsModelParams mp = FbsModelParams::from_params(pv);
   RunPlan p;
   p.slot_bytes = static_cast<std::uint32_t>(mp.slot_bytes);
-  p.guard = static_cast<std::uint32_t>(rp.guard >= 0 ? rp.guard : auto_guard(pv));
+  p.guard = static_cast<std::uint32_t>(rp.guard >= 0 ? rp.guard : min_guard(SkewInputs::from_params(pv)));
   if (p.guard + 1 >= p.slot_bytes) throw UserError(fmt::format("fbs.guard = {} leaves no packet in a slot of {} bytes", p.guard, p.slot_bytes));
   p.packet_len = p.slot_bytes - p.guard - 1;
   p.slot = static_cast<Time>(p.slot_bytes) * LinkTiming::kCp.get(pv);

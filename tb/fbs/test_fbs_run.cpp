@@ -28,7 +28,8 @@ Outcome run(ParamValues& pv, const std::string& topo, const std::vector<std::str
 // The single-switch dead zone with the run's guard (auto: ceil((rd + sd) / cp) + 1 bytes).
 Ps dead_zone_of(ParamValues& pv) {
   const SkewInputs si = SkewInputs::from_params(pv);
-  return dead_zone(si, (si.rd + si.sd + si.cp - 1) / si.cp + 1);
+  REQUIRE(min_guard(si) == (100000 + 2000 + 6250 - 1) / 6250 + 1);  // 18 B at the defaults
+  return dead_zone(si, min_guard(si));
 }
 
 void require_completed(const Outcome& o) {
