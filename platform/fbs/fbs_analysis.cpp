@@ -19,9 +19,11 @@ std::uint32_t default_interval(ParamValues& pv, const RunInput& in) {
   const SkewInputs si = SkewInputs::from_params(pv);
   const Ps bound = std::max(schedule_bound(si, in, Gap3Reading::Printed), schedule_bound(si, in, Gap3Reading::BlMinusKs));
   const std::int64_t n = sync_interval(si, bound);
-  if (n <= 0 || n > 100000000)
-    throw UserError(fmt::format("Eq. 11 gives no synchronization interval for a bound of {} with a slot of {} at {} ppm: set fbs.interval",
-                                format_ns(bound), format_ns(si.slot()), si.drift_ppm));
+  if (n <= 0)
+    throw UserError(fmt::format("Eq. 11 gives no synchronization interval: a bound of {} is half a slot of {} or more", format_ns(bound),
+                                format_ns(si.slot())));
+  if (n > 100000000)
+    throw UserError(fmt::format("Eq. 11 gives an interval of {} slots at {} ppm (more than 10^8): set fbs.interval", n, si.drift_ppm));
   return static_cast<std::uint32_t>(n);
 }
 
