@@ -1,10 +1,18 @@
 #!/usr/bin/python3
 """Writes a GTKWave save file for a sanvp VCD: signals grouped by switch and port (nodes too).
 
-usage: make_gtkw.py VCD [OUT.gtkw]
+usage: make_gtkw.py VCD [OUT.gtkw] [--group TITLE=SIG,SIG,...]... [--marker TIME[=NAME]]...
+                    [--window FROM:TO] [--note TEXT]...
 The save file names the VCD relative to its own folder, so `gtkwave waves/default.gtkw` opens
 the waves produced by the README's main command.
+
+With --group, only the named signals are shown, in that order, one group per option (a signal
+is its full path, e.g. n1.out.stop; one the VCD lacks is an error). --marker puts named markers
+A, B, ... at times in ps, --window the view (ps), --note a comment line at the top. Example:
+waves/fbs-figure1.gtkw (docs/fbs.md, "Figure 1 in the waves").
 """
+import argparse
+import math
 import os
 import sys
 
@@ -29,12 +37,25 @@ def read_vars(path):
 
 
 ORDER = {"occupancy": 0, "stop_sent": 1, "data": 2, "kind": 3, "packet": 4, "stop": 5, "owner": 6}
+# Display flags of a trace: 0x28 binary, 0x22 hex, 0x24 decimal, 0x424 signed decimal (all
+# right-justified); group begin/end and comment lines are blank traces.
+HEX = {"data"}
+HEX_SELECTED = HEX | {"packet", "probe_tag", "pc", "isr"}  # --group: ids and tags read better in hex
+SIGNED = {"slot"}  # nN.fbs.slot is all ones (-1) before slot 0
 
 
-def main():
-    vcd = sys.argv[1]
-    out = sys.argv[2] if len(sys.argv) > 2 else os.path.splitext(vcd)[0] + ".gtkw"
-    vars_ = read_vars(vcd)
+def trace_lines(scope, name, width, hex_names=HEX):
+    full = f"{scope}.{name}" + (f"[{width - 1}:0]" if width > 1 else "")
+    if width == 1:
+        flag = "@28"
+    elif name in SIGNED:
+        flag = "@424"
+    else:
+        flag = "@22" if name in hex_names else "@24"
+    return [flag, full]
+
+
+def default_groups(vars_):
     groups = {}
     for scope, name, width in vars_:
         parts = scope.split(".")
@@ -45,20 +66,77 @@ def main():
         parts = g.replace("sw", "").replace("n", "").replace("p", "").split(".")
         return (0 if g.startswith("sw") else 1, [int(x) if x.isdigit() else 0 for x in parts])
 
+    return [(g, sorted(groups[g], key=lambda v: (v[0], ORDER.get(v[1], 9)))) for g in sorted(groups, key=key)]
+
+
+def chosen_groups(vars_, specs):
+    by_path = {f"{scope}.{name}": (scope, name, width) for scope, name, width in vars_}
+    out = []
+    for spec in specs:
+        title, _, names = spec.partition("=")
+        sigs = []
+        for n in filter(None, (x.strip() for x in names.split(","))):
+            if n not in by_path:
+                sys.exit(f"make_gtkw.py: --group {title}: the VCD has no signal {n}")
+            sigs.append(by_path[n])
+        out.append((title, sigs))
+    return out
+
+
+def marker_line(markers, window):
+    # "*zoom primary-marker A B ... Z": times in ps, -1 = unset; the zoom is chosen so that the
+    # window fills the wave pane (about 1050 pixels at [size] 1600 900).
+    if not markers and not window:
+        return "*-22.000000 0 " + " ".join(["-1"] * 19)  # what the plain layout always wrote
+    zoom = -22.0
+    if window:
+        span = max(1, window[1] - window[0])
+        # Measured on GTKWave 3.3.118 (VCD timescale 1 ps): zoom z shows about 2^-z / 200 ps per
+        # pixel.
+        zoom = -math.log2(span / 1050 * 200)
+    times = [str(t) for t, _ in markers] + ["-1"] * (26 - len(markers))
+    return f"*{zoom:.6f} -1 " + " ".join(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("vcd")
+    ap.add_argument("out", nargs="?")
+    ap.add_argument("--group", action="append", default=[], help="TITLE=SIG,SIG,...")
+    ap.add_argument("--marker", action="append", default=[], help="TIME_PS[=NAME]")
+    ap.add_argument("--window", help="FROM_PS:TO_PS")
+    ap.add_argument("--note", action="append", default=[], help="comment line above the groups")
+    a = ap.parse_args()
+    vcd = a.vcd
+    out = a.out or os.path.splitext(vcd)[0] + ".gtkw"
+    vars_ = read_vars(vcd)
+    groups = chosen_groups(vars_, a.group) if a.group else default_groups(vars_)
+    markers = []
+    for m in a.marker:
+        t, _, name = m.partition("=")
+        markers.append((int(t), name))
+    window = tuple(int(x) for x in a.window.split(":")) if a.window else None
+
     rel = os.path.relpath(os.path.abspath(vcd), os.path.dirname(os.path.abspath(out)))
-    lines = ["[*] sanvp waves: one group per switch port and per node",
-             f'[dumpfile] "{rel}"', "[timestart] 0", "[size] 1600 900", "[pos] -1 -1",
-             "*-22.000000 0 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1",
-             "[sst_width] 260", "[signals_width] 240", "[sst_expanded] 1", "[sst_vpaned_height] 300"]
-    for g in sorted(groups, key=key):
+    title = "selected signals" if a.group else "one group per switch port and per node"
+    lines = [f"[*] sanvp waves: {title}",
+             f'[dumpfile] "{rel}"', f"[timestart] {window[0] if window else 0}", "[size] 1600 900", "[pos] -1 -1",
+             marker_line(markers, window),
+             f"[sst_width] {40 if a.group else 260}", "[signals_width] 240", f"[sst_expanded] {0 if a.group else 1}", "[sst_vpaned_height] 300"]
+    for i, (_, name) in enumerate(markers):
+        if name:
+            lines.append(f"[markername] {chr(ord('A') + i)}{name}")
+    for note in a.note:
+        lines += ["@200", f"-{note}"]
+    for g, sigs in groups:
         lines += ["@800200", f"-{g}"]
-        for scope, name, width in sorted(groups[g], key=lambda v: (v[0], ORDER.get(v[1], 9))):
-            full = f"{scope}.{name}" + (f"[{width - 1}:0]" if width > 1 else "")
-            lines += ["@28" if width == 1 else ("@22" if name == "data" else "@24"), full]
+        for scope, name, width in sigs:
+            lines += trace_lines(scope, name, width, HEX_SELECTED if a.group else HEX)
         lines += ["@1000200", f"-{g}"]
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
-    print(f"wrote {out} ({len(vars_)} signals in {len(groups)} groups)")
+    nsig = sum(len(s) for _, s in groups)
+    print(f"wrote {out} ({nsig} signals in {len(groups)} groups)")
 
 
 if __name__ == "__main__":

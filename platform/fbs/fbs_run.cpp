@@ -177,7 +177,14 @@ RunResult run_fbs(ParamValues& pv, const RunOptions& opt, const RunInput& in) {
   RunSpec spec = scenario_run_spec(s);
   spec.traffic = [](Network&) {};  // no test traffic: the NICs' own packets only
   auto meter = std::make_shared<SkewMeter>(plan.clocks);
-  spec.probe_sink = [meter](const nic::ProbeRecord& r) { meter->add(r); };
+  // The slot clock in the waves: a boundary is drawn when its probe tells it, up to a slot later.
+  auto slots = std::make_shared<SlotTrace>(plan.clocks, plan.slot);
+  spec.declare_traces = [slots] { slots->declare(); };
+  spec.trace_hold = plan.slot;
+  spec.probe_sink = [meter, slots](const nic::ProbeRecord& r) {
+    meter->add(r);
+    slots->add(r);
+  };
   spec.scenario_json["fbs"] = plan_json(plan, in);
   spec.results = [&pv, plan, meter, outcomes, &in](nlohmann::json& r) { return fbs_results(pv, plan, in, *meter, *outcomes, r); };
   return run_simulation(pv, opt, spec);

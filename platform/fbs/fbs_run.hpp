@@ -3,7 +3,8 @@
 // over the NICs in a seeded order, unless nN.osc.ppm says otherwise) and its slot 0 a seeded
 // offset (fbs.initial_skew); its host loads its part of the schedule; the firmware synchronizes
 // for fbs.rounds periods of fbs.interval slots. The report's results.fbs holds the skew measured
-// by probes after every round and before the next, beside the analytic bounds.
+// by probes after every round and before the next, beside the analytic bounds. With --vcd every
+// NIC's slot clock is the signal nN.fbs.slot (SlotTrace, skew_measure.hpp).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 #include "firmware/fbs/fbs_proto.h"
+#include "hw/base/log.hpp"
 
 namespace sanvp::fbs {
 
@@ -11,11 +13,7 @@ SkewMeter::SkewMeter(std::vector<ClockOfNode> clocks) : clocks_(std::move(clocks
   for (std::size_t i = 0; i < clocks_.size(); ++i) index_[clocks_[i].node] = i;
 }
 
-void SkewMeter::add(const nic::ProbeRecord& r) {
-  if (r.tag != fbs_abi::kProbeSlot) return;
-  const auto it = index_.find(r.node);
-  if (it == index_.end()) return;
-  const ClockOfNode& c = clocks_[it->second];
+double boundary_time(const ClockOfNode& c, const nic::ProbeRecord& r) {
   const std::uint64_t b = c.start + static_cast<std::uint64_t>(r.value) * c.slot_ticks;
   // Signed: a probe is never before its boundary, but a wrong start would show as negative.
   // The RTC counts whole ticks: the probe falls `phase` into the current one (the oscillator's
@@ -23,7 +21,41 @@ void SkewMeter::add(const nic::ProbeRecord& r) {
   const double t = static_cast<double>(r.time);
   const double phase = std::fmod(t, c.tick_ps);
   const double since = static_cast<double>(static_cast<std::int64_t>(r.rtc - b)) * c.tick_ps;
-  at_[it->second][r.value] = t - phase - since;
+  return t - phase - since;
+}
+
+void SkewMeter::add(const nic::ProbeRecord& r) {
+  if (r.tag != fbs_abi::kProbeSlot) return;
+  const auto it = index_.find(r.node);
+  if (it == index_.end()) return;
+  at_[it->second][r.value] = boundary_time(clocks_[it->second], r);
+}
+
+SlotTrace::SlotTrace(std::vector<ClockOfNode> clocks, Time hold) : clocks_(std::move(clocks)), slot_(clocks_.size()), hold_(hold) {
+  for (std::size_t i = 0; i < clocks_.size(); ++i) index_[clocks_[i].node] = i;
+}
+
+void SlotTrace::declare() {
+  for (std::size_t i = 0; i < clocks_.size(); ++i) slot_[i].declare(fmt::format("n{}.fbs", clocks_[i].node), "slot", 32, 0xFFFFFFFFu);
+}
+
+void SlotTrace::add(const nic::ProbeRecord& r) {
+  if (r.tag != fbs_abi::kProbeSlot) return;
+  const auto it = index_.find(r.node);
+  if (it == index_.end() || !slot_[it->second].on()) return;
+  // An RTC tick falls on the first whole ps at or after its real instant (Oscillator::time_of_tick):
+  // the ceiling is the ps at which the RTC reads the boundary and a timed send leaves. The
+  // tolerance keeps double rounding of an exact instant from moving it a ps later.
+  const double b = std::max(0.0, std::ceil(boundary_time(clocks_[it->second], r) - 1e-6));
+  const Time open = r.time > hold_ ? r.time - hold_ : 0;  // the VCD is written up to here at most
+  Time t = static_cast<Time>(b);
+  if (t < open) {
+    if (late_++ == 0)
+      log::warn("n{}: slot {} probed {} after its boundary, more than the VCD holds back ({}): nN.fbs.slot drawn late",
+                r.node, r.value, format_time(r.time - t), format_time(hold_));
+    t = open;
+  }
+  slot_[it->second].change(t, r.value);
 }
 
 bool SkewMeter::boundary(std::size_t i, std::uint32_t slot, double& t) const {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hw/base/time.hpp"
+#include "hw/base/trace.hpp"
 #include "hw/nic/probe.hpp"
 
 namespace sanvp::fbs {
@@ -23,6 +24,9 @@ struct ClockOfNode {
   double tick_ps = 0;       // actual oscillator period (nominal period / (1 + ppm 1e-6))
   std::uint32_t slot_ticks = 0;  // one slot in its nominal ticks
 };
+
+// Global time (ps) at which the slot boundary that kProbeSlot record `r` marks passed on `c`.
+double boundary_time(const ClockOfNode& c, const nic::ProbeRecord& r);
 
 struct SlotSkew {
   std::uint32_t slot = 0;
@@ -46,6 +50,29 @@ class SkewMeter {
   std::vector<ClockOfNode> clocks_;
   std::map<std::uint32_t, std::size_t> index_;        // node id -> index
   std::vector<std::map<std::uint32_t, double>> at_;  // per node index: slot -> boundary time
+};
+
+// The slot clock in the waves (--vcd): per NIC a 32-bit signal nN.fbs.slot that takes the value
+// n at the instant slot boundary n passed (boundary_time), not at its probe, which comes a few
+// firmware instructions later, so the waves line boundaries up with the packets timed sends start
+// there. All ones (-1 signed) before slot 0. Only probed boundaries show (fbs.probe_every).
+// A boundary is known only at its probe, in the past: the run holds the VCD back by `hold`
+// (RunSpec::trace_hold) so that the change is still written in order. A probe later than that
+// after its boundary (the firmware queues each slot's packet before the next boundary, so it
+// probes within a slot) is drawn at the earliest instant still open, and counted in late().
+class SlotTrace {
+ public:
+  SlotTrace(std::vector<ClockOfNode> clocks, Time hold);
+  void declare();                        // from RunSpec::declare_traces: the tracer is open
+  void add(const nic::ProbeRecord& r);   // the run's probe sink; other tags are ignored
+  std::uint64_t late() const { return late_; }
+
+ private:
+  std::vector<ClockOfNode> clocks_;
+  std::map<std::uint32_t, std::size_t> index_;  // node id -> index
+  std::vector<TraceSignal> slot_;
+  Time hold_;
+  std::uint64_t late_ = 0;
 };
 
 // Summary statistics (ps) of a set of skews: count, max, mean, p50, p90, p99.

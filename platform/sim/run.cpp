@@ -94,14 +94,26 @@ RunAgents* build_platform(Network& net, ParamValues& pv, const RunOptions& opt, 
   return agents;
 }
 
-void open_waves(Network& net, RunAgents* agents, const RunOptions& opt) {
+// RunSpec::trace_hold of the run (one SystemC kernel per process, so one run at a time): the
+// tracer's clock is a plain function pointer, hence a file-level value.
+Time g_trace_hold = 0;
+
+// The time up to which the VCD may be written: now, less the run's hold.
+Time trace_horizon() {
+  const Time now = now_ps();
+  return now > g_trace_hold ? now - g_trace_hold : 0;
+}
+
+void open_waves(Network& net, RunAgents* agents, const RunOptions& opt, const RunSpec& spec) {
   if (opt.vcd.empty()) return;
   Tracer& tr = Tracer::global();
   tr.configure(opt.trace, opt.trace_from, opt.trace_to);
   if (!tr.open(opt.vcd)) throw UserError(fmt::format("--vcd: cannot create '{}'", opt.vcd));
-  tr.set_now_fn(&sanvp::now_ps);
+  g_trace_hold = spec.trace_hold;
+  tr.set_now_fn(&trace_horizon);
   net.declare_traces();
   if (agents) agents->declare_traces();
+  if (spec.declare_traces) spec.declare_traces();
 }
 
 std::uint64_t in_flight(Network& net) {
@@ -137,7 +149,7 @@ LoopEnd run_loop(Network& net, RunAgents* agents, const RunLimits& L, bool check
     // Without agents an error that is not a model error is a bug and escapes; with them it comes
     // from a host application or the NIC model and stops the run.
     out.fault = advance(step, agents ? Catch::AnyError : Catch::ModelErrors, check ? sweep : nullptr);
-    Tracer::global().flush(now_ps());
+    Tracer::global().flush(trace_horizon());
     const Time t = now_ps();
     if (agents && out.fault.empty()) out.fault = agents->fault();
     if (!out.fault.empty()) { out.status = RunStatus::Fault; break; }
@@ -388,7 +400,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   const RunLimits L = read_limits(pv);
   pv.check_all_used();
   log::info("built {} switches, {} nodes, {} link directions; seed {}", net.switches(), net.nodes(), net.channels().size(), opt.seed);
-  open_waves(net, agents, opt);
+  open_waves(net, agents, opt, spec);
   ProbeTimeline probes;
   if (agents && (!opt.probes.empty() || spec.probe_sink)) {
     nic::ProbeSink file = opt.probes.empty() ? nic::ProbeSink{} : probes.sink();

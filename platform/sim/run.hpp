@@ -65,6 +65,13 @@ struct RunSpec {
   std::function<std::unique_ptr<RunAgents>(Network&, ParamValues&, std::uint64_t seed)> agents;
   // Also gets every NIC probe (a command that analyses the timeline itself, e.g. FBS skew).
   nic::ProbeSink probe_sink;
+  // With --vcd: declares a command's own trace signals (after the network's and the agents',
+  // before the header is written); optional. FBS: the slot clock, nN.fbs.slot.
+  std::function<void()> declare_traces;
+  // With --vcd: the VCD is written only up to this long before the current simulated time, so a
+  // command may record a change up to this far in the past (FBS: a slot boundary is known only at
+  // its probe, shortly after it). 0 (default): written up to now, as every model needs.
+  Time trace_hold = 0;
   // Adds a command's own results to results{} after the run; returns lines for the summary.
   std::function<std::string(nlohmann::json& results)> results;
   nlohmann::json scenario_json;  // effective scenario description for the report
