@@ -24,6 +24,7 @@ const AddSubcommand kSubcommands[] = {
     schedule_subcommand,
     model_subcommand,
     run_subcommand,
+    experiment_subcommand,
 };
 
 struct ScheduleOptions {

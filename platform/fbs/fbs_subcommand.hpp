@@ -16,5 +16,6 @@ using AddSubcommand = Subcommand (*)(CLI::App& fbs);
 Subcommand schedule_subcommand(CLI::App& fbs);  // sanvp fbs schedule TOPO [--kind] [--routes] [--json]
 Subcommand model_subcommand(CLI::App& fbs);     // sanvp fbs model [--set k=v]... [--levels] [--ports] [--json]
 Subcommand run_subcommand(CLI::App& fbs);       // sanvp fbs run [TOPO [ARGS...]] [--kind] [--set k=v]... [--report] [--vcd] [--probes]
+Subcommand experiment_subcommand(CLI::App& fbs);  // sanvp fbs experiment [--out] [--only] [--rounds] [--jobs] [--quick] [--no-plots]
 
 }  // namespace sanvp::fbs

@@ -1,31 +1,23 @@
 // `sanvp sweep FILE --vary key=start:stop:step ... --jobs N`: runs every point of the sweep as an
 // independent `sanvp run` process (a SystemC kernel runs once per process), at most N at a time,
 // shows progress, and merges the points' reports into sweep.csv and sweep.json.
-#include <chrono>
-#include <csignal>
-#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <fcntl.h>
 
 #include "platform/cli/commands.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
 #include "platform/sim/report.hpp"
 #include "hw/base/time.hpp"
+#include "platform/sweep/process_pool.hpp"
 #include "platform/sweep/sweep_plan.hpp"
 #include "platform/scenario/scenario.hpp"
 
 namespace sanvp {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct SweepArgs {
   std::string file, out;
@@ -34,29 +26,6 @@ struct SweepArgs {
   std::uint64_t seed = 0;
   bool seed_given = false;
 };
-
-std::string self_exe() {
-  std::error_code ec;
-  auto p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw UserError("sweep: cannot locate the sanvp executable (/proc/self/exe)");
-  return p.string();
-}
-
-// Starts one point; its stdout and stderr go to `log`.
-pid_t launch(const std::vector<std::string>& argv, const std::string& log) {
-  std::vector<char*> a;
-  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-  a.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw SimError("sweep: fork failed");
-  if (pid == 0) {
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); close(fd); }
-    execv(a[0], a.data());
-    _exit(127);
-  }
-  return pid;
-}
 
 double num(const nlohmann::json& j, const char* k) { return j.contains(k) && j[k].is_number() ? j[k].get<double>() : NAN; }
 
@@ -84,80 +53,29 @@ void check_points(SweepArgs& a, const std::vector<Point>& points) {
   }
 }
 
-void make_folder(const std::string& out) {
-  std::error_code dir_ec;
-  fs::create_directories(out, dir_ec);
-  if (!fs::is_directory(out, dir_ec))
-    throw UserError(fmt::format("--out: cannot create the folder '{}'{}", out, dir_ec ? ": " + dir_ec.message() : ""));
-}
-
 std::string point_label(const Point& p) {
   std::string s;
   for (const auto& [k, v] : p) s += fmt::format("{}{}={}", s.empty() ? "" : " ", k, v);
   return s;
 }
 
-// Runs every point as a `sanvp run` process, at most --jobs at a time, with a progress line per
-// finished point; returns each point's exit code.
-class PointPool {
- public:
-  PointPool(const SweepArgs& a, const std::vector<Point>& points, std::string exe)
-      : a_(a), points_(points), exe_(std::move(exe)), exit_codes_(points.size(), -1), started_(points.size()) {}
+std::string point_file(const SweepArgs& a, std::size_t i, const char* ext) { return fmt::format("{}/point-{:03d}.{}", a.out, i, ext); }
 
-  std::string file(std::size_t i, const char* ext) const { return fmt::format("{}/point-{:03d}.{}", a_.out, i, ext); }
-
-  std::vector<int> run() {
-    while (done_ < points_.size()) {
-      while (next_ < points_.size() && static_cast<int>(running_.size()) < a_.jobs) start(next_++);
-      wait_one();
-    }
-    return exit_codes_;
+// Every point as a `sanvp run` child process (platform/sweep/process_pool.hpp).
+std::vector<ChildJob> point_jobs(const SweepArgs& a, const std::vector<Point>& points, const std::string& exe) {
+  std::vector<ChildJob> jobs;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    ChildJob j;
+    j.argv = {exe, "run", a.file, "--report", point_file(a, i, "json")};
+    for (const auto& s : a.sets) { j.argv.push_back("--set"); j.argv.push_back(s); }
+    for (const auto& [k, v] : points[i]) { j.argv.push_back("--set"); j.argv.push_back(k + "=" + v); }
+    if (a.seed_given) { j.argv.push_back("--seed"); j.argv.push_back(std::to_string(a.seed)); }
+    j.log = point_file(a, i, "log");
+    j.report = point_file(a, i, "json");
+    j.label = fmt::format("point {} ({})", i, point_label(points[i]));
+    jobs.push_back(std::move(j));
   }
-
- private:
-  void start(std::size_t i) {
-    std::vector<std::string> argv{exe_, "run", a_.file, "--report", file(i, "json")};
-    for (const auto& s : a_.sets) { argv.push_back("--set"); argv.push_back(s); }
-    for (const auto& [k, v] : points_[i]) { argv.push_back("--set"); argv.push_back(k + "=" + v); }
-    if (a_.seed_given) { argv.push_back("--seed"); argv.push_back(std::to_string(a_.seed)); }
-    std::error_code ec;
-    fs::remove(file(i, "json"), ec);
-    started_[i] = std::chrono::steady_clock::now();
-    running_[launch(argv, file(i, "log"))] = i;
-  }
-
-  void wait_one() {
-    int st = 0;
-    const pid_t pid = waitpid(-1, &st, 0);
-    if (pid < 0) throw SimError("sweep: waitpid failed");
-    auto it = running_.find(pid);
-    if (it == running_.end()) return;
-    const std::size_t i = it->second;
-    running_.erase(it);
-    exit_codes_[i] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_[i]).count();
-    ++done_;
-    fmt::print(stderr, "[{}/{}] point {} ({}): {} in {:.1f}s\n", done_, points_.size(), i, point_label(points_[i]),
-               exit_codes_[i] == 0 ? "ok" : fmt::format("exit {} (see {})", exit_codes_[i], file(i, "log")), seconds);
-  }
-
-  const SweepArgs& a_;
-  const std::vector<Point>& points_;
-  std::string exe_;
-  std::map<pid_t, std::size_t> running_;
-  std::vector<int> exit_codes_;
-  std::vector<std::chrono::steady_clock::time_point> started_;
-  std::size_t next_ = 0, done_ = 0;
-};
-
-// A point's report, or null when it wrote none (or an unreadable one).
-nlohmann::json read_report(const std::string& path) {
-  nlohmann::json rep;
-  std::ifstream f(path);
-  if (f) {
-    try { f >> rep; } catch (const std::exception&) { rep = nlohmann::json(); }
-  }
-  return rep;
+  return jobs;
 }
 
 std::string csv_header(const std::vector<SweepAxis>& axes) {
@@ -201,18 +119,17 @@ std::string csv_row(std::size_t i, const Point& point, int exit_code, const nloh
 
 // Merges the points' reports into sweep.csv and sweep.json; returns the sweep's exit code (bad
 // input in any point wins over a failed simulation).
-int merge(const SweepArgs& a, const std::vector<SweepAxis>& axes, const std::vector<Point>& points, const PointPool& pool,
-          const std::vector<int>& exit_codes) {
+int merge(const SweepArgs& a, const std::vector<SweepAxis>& axes, const std::vector<Point>& points, const std::vector<int>& exit_codes) {
   std::string csv = csv_header(axes);
   nlohmann::json merged{{"scenario", a.file}, {"vary", a.vary}, {"sets", a.sets}, {"points", nlohmann::json::array()}};
   int worst = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const nlohmann::json rep = read_report(pool.file(i, "json"));
+    const nlohmann::json rep = read_json_file(point_file(a, i, "json"));
     csv += csv_row(i, points[i], exit_codes[i], rep);
     nlohmann::json set = nlohmann::json::object();
     for (const auto& [k, v] : points[i]) set[k] = v;
     merged["points"].push_back({{"point", i}, {"set", set}, {"exit_code", exit_codes[i]}, {"status", report_status(rep)},
-                                {"report", pool.file(i, "json")},
+                                {"report", point_file(a, i, "json")},
                                 {"results", rep.contains("results") ? rep["results"] : nlohmann::json::object()}});
     if (exit_codes[i] != 0) worst = worst == kExitUserError || exit_codes[i] == kExitUserError ? kExitUserError : kExitSimError;
   }
@@ -228,13 +145,13 @@ int run_sweep(SweepArgs& a) {
   for (const auto& v : a.vary) axes.push_back(parse_vary(v));
   const auto points = sweep_points(axes);
   check_points(a, points);
-  make_folder(a.out);
+  make_output_folder(a.out, "--out");
   Report().output(a.out + "/sweep.csv", "--out");
-  const std::string exe = self_exe();
+  const std::string exe = self_exe("sweep");
   fmt::print(stderr, "sweep: {} points of {} with {} job(s) into {}/\n", points.size(), a.file, a.jobs, a.out);
-  PointPool pool(a, points, exe);
-  const std::vector<int> exit_codes = pool.run();
-  const int worst = merge(a, axes, points, pool, exit_codes);
+  std::vector<int> exit_codes;
+  for (const ChildResult& r : run_children(point_jobs(a, points, exe), a.jobs, "sweep")) exit_codes.push_back(r.exit_code);
+  const int worst = merge(a, axes, points, exit_codes);
   fmt::print("sweep: {} points, {} ok; results: {}/sweep.csv and {}/sweep.json\n", points.size(),
              std::count(exit_codes.begin(), exit_codes.end(), 0), a.out, a.out);
   fmt::print("plot:  /usr/bin/python3 scripts/plot_sweep.py {}/sweep.csv\n", a.out);
