@@ -94,22 +94,22 @@ bool queue_send(uint32_t j, uint64_t at) {
   return true;
 }
 
-// Sleeps until the RTC reaches `deadline` with no pause outstanding. A timer that expires while
-// the packet is still held (or before its pause is accounted) is re-armed at the boundary the
-// pause moved, once the GO has come.
+// Sleeps until the RTC reaches `deadline` with every held tick accounted. When the timer
+// expires the ticks held so far (SEND_BLOCKED counts a hold in progress up to the read) move
+// the RTC back; if that puts the deadline ahead again, the timer is re-armed at the moved
+// boundary. The rest of a hold still in progress is accounted at its GO. (Not waiting for the
+// GO: STOP can be in force with no byte held, e.g. before a timed start, and waiting would make
+// the firmware late for the next slot's send.)
 void wait_boundary(uint64_t deadline) {
   nic::timer_arm_at(0, deadline);
-  bool expired = false;
   while (true) {
     const uint32_t why = nic::wait();
     nic::irq_ack(why);
     if (why & nic::kIrqRxDone) recycle_rx();
     if (why & nic::kIrqLinkGo) account_pause();
-    if (why & nic::kIrqTimer0) expired = true;
-    if (!expired || nic::send_blocked()) continue;  // held now: the GO that ends it moves the boundary
+    if (!(why & nic::kIrqTimer0)) continue;
     account_pause();
     if (nic::rtc() >= deadline) return;
-    expired = false;
     nic::timer_arm_at(0, deadline);
   }
 }
