@@ -114,17 +114,12 @@ void wait_boundary(uint64_t deadline) {
   }
 }
 
-// Slots from slot n (at position `pos` within its period) to the next boundary that needs a
-// wake-up: sync slots (probe, queue the next packet), the round's end, the period's last slot
-// (queue the next round's first packet), and every probe_every-th slot if asked. Computed, not
-// walked: the application slots between two rounds can be thousands.
-uint32_t slots_to_next_wake(uint32_t n, uint32_t pos) {
-  uint32_t step = (pos < cfg.sync_slots || pos + 1 == cfg.period) ? 1 : cfg.period - 1 - pos;
-  if (cfg.probe_every) {
-    const uint32_t to_probe = cfg.probe_every - n % cfg.probe_every;
-    if (to_probe < step) step = to_probe;
-  }
-  return step;
+// Position `pos` (slot index within a period) needs a wake-up at its boundary: sync slots
+// (probe, queue the next packet), the round's end, the period's last slot (queue the next
+// round's first packet), and every probe_every-th slot if asked.
+bool wakes(uint32_t n, uint32_t pos) {
+  if (pos <= cfg.sync_slots || pos + 1 == cfg.period) return true;
+  return cfg.probe_every && n % cfg.probe_every == 0;
 }
 
 bool syncing(uint32_t round) { return cfg.free_run_after == kNever || round < cfg.free_run_after; }
@@ -166,16 +161,15 @@ bool syncing(uint32_t round) { return cfg.free_run_after == kNever || round < cf
     const uint32_t next_round = next_pos == 0 ? round + 1 : round;
     if (next_pos < cfg.sync_slots && n + 1 < total && syncing(next_round) && !queue_send(next_pos, deadline + cfg.slot_ticks))
       finish(kErrNoRoute);
-    // Skip to the next boundary that needs us (the last one is the run's end, slot `total`).
-    uint32_t step = slots_to_next_wake(n, pos);
-    if (step > total - n) step = total - n;
-    n += step;
-    deadline += static_cast<uint64_t>(step) * cfg.slot_ticks;
-    pos += step;
-    if (pos >= cfg.period) {  // a step never crosses more than one period boundary
-      pos -= cfg.period;
-      ++round;
-    }
+    // Skip to the next boundary that needs us.
+    do {
+      ++n;
+      deadline += cfg.slot_ticks;
+      if (++pos == cfg.period) {
+        pos = 0;
+        ++round;
+      }
+    } while (n < total && !wakes(n, pos));
   }
   wait_boundary(deadline);
   fw::probe(kProbeSlot, n);
