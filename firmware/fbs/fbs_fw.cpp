@@ -24,15 +24,30 @@ namespace {
 
 constexpr uint32_t kRxN = 4;     // receive buffers (sync packets are only counted)
 constexpr uint32_t kSendN = 4;   // packet buffers and send-queue entries (at most two are in use)
-constexpr uint32_t kEvents = nic::kIrqTimer0 | nic::kIrqLinkGo | nic::kIrqRxDone;
+// Wake-ups: slot boundaries (timer) and GO (the end of a hold). Received packets are recycled at
+// every boundary instead of on their own interrupt: at most one arrives per slot.
+constexpr uint32_t kEvents = nic::kIrqTimer0 | nic::kIrqLinkGo;
+// Each send buffer starts with a header area: the packet's route bytes, type and slot number,
+// right-aligned so that the payload follows; a sync slot's header is built once, from the
+// schedule, and copied in by words (the per-slot path must fit a 6 us slot on a 66 MHz core).
+constexpr uint32_t kHdrBytes = 32;
+constexpr uint32_t kHdrWords = kHdrBytes / 4;
 
 alignas(16) volatile uint32_t hif[kHifBytes / 4];
 alignas(32) nic::SendDesc sq[kSendN];
 alignas(8) nic::RxDesc rx_ring[kRxN];
 alignas(16) nic::HdmaDesc hdma_ring[2];
 alignas(16) uint32_t done_block[kDoneWords];
-uint8_t* send_buf[kSendN];
+uint32_t* send_buf[kSendN];  // kHdrBytes of header area, then the payload
 uint8_t* rx_mem[kRxN];
+
+// This NIC's packet of one sync slot: the header area's words and where the packet starts in it
+// (kNoSend: no packet in that slot).
+struct SlotHeader {
+  uint32_t words[kHdrWords];
+  uint32_t offset, route_len;
+};
+SlotHeader* headers;  // per sync slot
 
 struct Config {
   uint32_t slot_ticks, packet_len, sync_slots, period, rounds, probe_every, done_host, free_run_after;
@@ -40,7 +55,7 @@ struct Config {
 };
 Config cfg;
 
-uint32_t sq_head = 0;
+uint32_t sq_head = 0, sq_checked = 0;
 uint32_t rx_done = 0;
 uint32_t blocked_seen = 0;  // SEND_BLOCKED already turned into pauses
 uint32_t pauses = 0, paused_ticks = 0, refused = 0, sent = 0;
@@ -63,63 +78,80 @@ void recycle_rx() {
   nic::rx_kick();
 }
 
+// Descriptors the engine completed since the last look (in order): count the refused ones.
 void count_refusals() {
-  for (uint32_t i = 0; i < kSendN; ++i) {
-    nic::SendDesc& d = sq[i];
-    if ((d.status & nic::kSendDescRefused) && d.addr) {
+  for (const uint32_t tail = nic::sq_tail(); sq_checked != tail; ++sq_checked) {
+    nic::SendDesc& d = sq[sq_checked & (kSendN - 1)];
+    if (d.status & nic::kSendDescRefused) {
       ++refused;
       fw::probe(kProbeRefused, d.start_lo);
-      d.addr = 0;  // counted once
     }
   }
 }
 
-// Queues this NIC's packet of sync slot `j` to start exactly at RTC `at`. Returns false when the
-// schedule names a destination the route table does not hold.
-bool queue_send(uint32_t j, uint64_t at) {
-  const uint32_t dst = hif[kHifTable / 4 + j];
-  if (dst == kNoSend) return true;
-  const fw::Route r = fw::route(dst);
-  if (!r.bytes || r.len + 6 > cfg.packet_len) return false;
-  const uint32_t k = sq_head & (kSendN - 1);
-  uint8_t* p = send_buf[k];
-  for (uint32_t i = 0; i < r.len; ++i) p[i] = r.bytes[i];
-  p[r.len] = static_cast<uint8_t>(kPacketType >> 8);
-  p[r.len + 1] = static_cast<uint8_t>(kPacketType);
-  p[r.len + 2] = static_cast<uint8_t>(j >> 8);
-  p[r.len + 3] = static_cast<uint8_t>(j);
-  nic::send_desc_at(sq[k], p, cfg.packet_len, r.len, at);
-  nic::sq_set_head(++sq_head);
-  ++sent;
+// Builds the header of every sync slot from the schedule. False when the schedule names a
+// destination the route table does not hold, or a route too long for the header area or packet.
+bool build_headers() {
+  for (uint32_t j = 0; j < cfg.sync_slots; ++j) {
+    SlotHeader& h = headers[j];
+    h.offset = kNoSend;
+    const uint32_t dst = hif[kHifTable / 4 + j];
+    if (dst == kNoSend) continue;
+    const fw::Route r = fw::route(dst);
+    if (!r.bytes || r.len + 4 > kHdrBytes || r.len + 6 > cfg.packet_len) return false;
+    h.offset = kHdrBytes - (r.len + 4);
+    h.route_len = r.len;
+    uint8_t* p = reinterpret_cast<uint8_t*>(h.words) + h.offset;
+    for (uint32_t i = 0; i < r.len; ++i) p[i] = r.bytes[i];
+    p[r.len] = static_cast<uint8_t>(kPacketType >> 8);
+    p[r.len + 1] = static_cast<uint8_t>(kPacketType);
+    p[r.len + 2] = static_cast<uint8_t>(j >> 8);
+    p[r.len + 3] = static_cast<uint8_t>(j);
+  }
   return true;
 }
 
-// Sleeps until the RTC reaches `deadline` with every held tick accounted. When the timer
-// expires the ticks held so far (SEND_BLOCKED counts a hold in progress up to the read) move
-// the RTC back; if that puts the deadline ahead again, the timer is re-armed at the moved
-// boundary. The rest of a hold still in progress is accounted at its GO. (Not waiting for the
-// GO: STOP can be in force with no byte held, e.g. before a timed start, and waiting would make
-// the firmware late for the next slot's send.)
+// Queues this NIC's packet of sync slot `j` (if any) to start exactly at RTC `at`.
+void queue_send(uint32_t j, uint64_t at) {
+  const SlotHeader& h = headers[j];
+  if (h.offset == kNoSend) return;
+  const uint32_t k = sq_head & (kSendN - 1);
+  uint32_t* b = send_buf[k];
+  for (uint32_t w = h.offset / 4; w < kHdrWords; ++w) b[w] = h.words[w];
+  nic::send_desc_at(sq[k], reinterpret_cast<uint8_t*>(b) + h.offset, cfg.packet_len, h.route_len, at);
+  nic::sq_set_head(++sq_head);
+  ++sent;
+}
+
+// Sleeps until the RTC reaches `deadline` with every held tick accounted. At every GO and timer
+// expiry the ticks held so far (SEND_BLOCKED counts a hold in progress up to the read) move the
+// RTC back; if that puts the deadline ahead again, the timer is re-armed at the moved boundary.
+// The rest of a hold still in progress is accounted at its GO. (Not waiting for the GO: STOP can
+// be in force with no byte held, e.g. before a timed start, and waiting would make the firmware
+// late for the next slot's send.)
 void wait_boundary(uint64_t deadline) {
   nic::timer_arm_at(0, deadline);
   while (true) {
     const uint32_t why = nic::wait();
     nic::irq_ack(why);
-    if (why & nic::kIrqRxDone) recycle_rx();
-    if (why & nic::kIrqLinkGo) account_pause();
-    if (!(why & nic::kIrqTimer0)) continue;
     account_pause();
+    if (!(why & nic::kIrqTimer0)) continue;
     if (nic::rtc() >= deadline) return;
     nic::timer_arm_at(0, deadline);
   }
 }
 
-// Position `pos` (slot index within a period) needs a wake-up at its boundary: sync slots
-// (probe, queue the next packet), the round's end, the period's last slot (queue the next
-// round's first packet), and every probe_every-th slot if asked.
-bool wakes(uint32_t n, uint32_t pos) {
-  if (pos <= cfg.sync_slots || pos + 1 == cfg.period) return true;
-  return cfg.probe_every && n % cfg.probe_every == 0;
+// Slots from slot n (at position pos of its period) to the next boundary that needs a wake-up:
+// the sync slots and the round's end (positions 0..S), the period's last slot (it queues the next
+// round's first packet), every probe_every-th slot if asked, and the end of the run.
+uint32_t slots_to_wake(uint32_t n, uint32_t pos, uint32_t total) {
+  uint32_t step = 1;
+  if (pos + 1 > cfg.sync_slots && pos + 2 < cfg.period) step = cfg.period - 1 - pos;
+  if (cfg.probe_every) {
+    const uint32_t to_probe = cfg.probe_every - n % cfg.probe_every;
+    if (to_probe < step) step = to_probe;
+  }
+  return step < total - n ? step : total - n;
 }
 
 bool syncing(uint32_t round) { return cfg.free_run_after == kNever || round < cfg.free_run_after; }
@@ -145,31 +177,29 @@ bool syncing(uint32_t round) { return cfg.free_run_after == kNever || round < cf
   }
 }
 
-// The slot loop: n is the slot whose boundary comes next, at RTC `deadline`.
+// The slot loop: n is the slot whose boundary comes next, at RTC `deadline`, at position pos of
+// round `round`'s period.
 [[noreturn]] void run_slots() {
   const uint32_t total = cfg.rounds * cfg.period;
   uint64_t deadline = cfg.start;
   if (cfg.start <= nic::rtc()) finish(kErrStartPast);
-  if (syncing(0) && !queue_send(0, deadline)) finish(kErrNoRoute);
+  if (syncing(0)) queue_send(0, deadline);
   uint32_t n = 0, pos = 0, round = 0;
   while (n < total) {
     wait_boundary(deadline);
     fw::probe(kProbeSlot, n);
-    count_refusals();
     // The packet of the next slot, if it is a sync slot of a synchronizing round.
     const uint32_t next_pos = pos + 1 == cfg.period ? 0 : pos + 1;
     const uint32_t next_round = next_pos == 0 ? round + 1 : round;
-    if (next_pos < cfg.sync_slots && n + 1 < total && syncing(next_round) && !queue_send(next_pos, deadline + cfg.slot_ticks))
-      finish(kErrNoRoute);
-    // Skip to the next boundary that needs us.
-    do {
-      ++n;
-      deadline += cfg.slot_ticks;
-      if (++pos == cfg.period) {
-        pos = 0;
-        ++round;
-      }
-    } while (n < total && !wakes(n, pos));
+    if (next_pos < cfg.sync_slots && n + 1 < total && syncing(next_round)) queue_send(next_pos, deadline + cfg.slot_ticks);
+    recycle_rx();
+    count_refusals();
+    const uint32_t step = slots_to_wake(n, pos, total);
+    n += step;
+    // No multiply for one slot: the LANai has none, and __muldi3 costs ~120 instructions.
+    deadline += step == 1 ? cfg.slot_ticks : static_cast<uint64_t>(step) * cfg.slot_ticks;
+    pos += step;
+    if (pos >= cfg.period) pos -= cfg.period, ++round;
   }
   wait_boundary(deadline);
   fw::probe(kProbeSlot, n);
@@ -193,7 +223,8 @@ bool read_config() {
 
 bool alloc_buffers() {
   for (uint32_t i = 0; i < kSendN; ++i)
-    if (!(send_buf[i] = static_cast<uint8_t*>(malloc(kMaxPacket)))) return false;
+    if (!(send_buf[i] = static_cast<uint32_t*>(malloc(kHdrBytes + kMaxPacket)))) return false;
+  if (!(headers = static_cast<SlotHeader*>(malloc(sizeof(SlotHeader) * kMaxSyncSlots)))) return false;
   for (uint32_t i = 0; i < kRxN; ++i) {
     if (!(rx_mem[i] = static_cast<uint8_t*>(malloc(kMaxPacket)))) return false;
     rx_ring[i].buffer = reinterpret_cast<uintptr_t>(rx_mem[i]);
@@ -216,6 +247,7 @@ int main() {
   const bool ok = read_config();
   if (!alloc_buffers()) finish(kErrSram);
   if (!ok) finish(kErrConfig);
+  if (!build_headers()) finish(kErrNoRoute);
   // Dropping (not back-pressuring) when short of buffers: a receiver must never hold the link.
   nic::rx_setup(rx_ring, kRxN, kMaxPacket, nic::RxPolicy::kDrop);
   nic::rx_enable();

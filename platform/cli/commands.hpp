@@ -34,6 +34,14 @@ inline CLI::Option* add_seed_option(CLI::App* app, std::uint64_t& seed, const st
   return app->add_option("--seed", seed, help)->check(check_seed);
 }
 
+// --fw-trace N, --fw-trace-file, --fw-trace-filter for every command that runs NIC firmware.
+inline void add_fw_trace_options(CLI::App* app, int& node, std::string& file, std::string& filter) {
+  app->add_option("--fw-trace", node, "instruction trace of node N's firmware (time, pc, symbol, disassembly, register writes)")
+      ->check(CLI::Range(0, 1 << 20));
+  app->add_option("--fw-trace-file", file, "write the instruction trace here (default stderr)");
+  app->add_option("--fw-trace-filter", filter, "trace only these functions or pc ranges, e.g. 'main,0x100-0x200'");
+}
+
 struct CommandRegistrar {
   CommandRegistrar(std::string name, CommandSetup setup) { command_registry().push_back({std::move(name), std::move(setup)}); }
 };

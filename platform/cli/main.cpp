@@ -96,6 +96,7 @@ struct RunCommand {
     add_seed_option(app, opt.seed, "random seed")->capture_default_str();
     app->add_option("--trace", opt.trace, "comma-separated module patterns to trace, e.g. 'sw0.*,n1'");
     app->add_option("--trace-window", window, "trace only FROM:TO, e.g. 10us:50us");
+    add_fw_trace_options(app, opt.fw_trace_node, opt.fw_trace_file, opt.fw_trace_filter);
     app->add_flag("--check", opt.check, "check work conservation of every link while running (platform/sim/fabric_monitor.hpp); a violation stops the run (exit 3)");
   }
 
@@ -104,6 +105,7 @@ struct RunCommand {
     if (!opt.report.empty()) check_output_path(opt.report, "--report");
     if (!opt.vcd.empty()) check_output_path(opt.vcd, "--vcd");
     if (!opt.probes.empty()) check_output_path(opt.probes, "--probes");
+    if (!opt.fw_trace_file.empty()) check_output_path(opt.fw_trace_file, "--fw-trace-file");
     ParamValues pv;
     if (!scenario.empty()) {
       // Scenario file: its values, then --set overrides; command-line options beat its tracing

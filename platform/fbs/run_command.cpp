@@ -28,6 +28,7 @@ int run_command(RunCmdOptions& o) {
   if (!o.opt.report.empty()) check_output_path(o.opt.report, "--report");
   if (!o.opt.vcd.empty()) check_output_path(o.opt.vcd, "--vcd");
   if (!o.opt.probes.empty()) check_output_path(o.opt.probes, "--probes");
+  if (!o.opt.fw_trace_file.empty()) check_output_path(o.opt.fw_trace_file, "--fw-trace-file");
   ParamValues pv;
   apply_sets(pv, o.sets);
   RunInput in = make_run_input(load_fbs_network(o.topo, o.gen_args), o.kind);
@@ -51,6 +52,7 @@ Subcommand run_subcommand(CLI::App& fbs) {
   sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file");
   sub->add_option("--probes", o->opt.probes, "write the probe timeline (slot boundaries, pauses) to this file: CSV if it ends in .csv, else JSON");
   sub->add_option("--trace", o->opt.trace, "comma-separated module patterns to trace, e.g. 'n0*,sw0*'");
+  add_fw_trace_options(sub, o->opt.fw_trace_node, o->opt.fw_trace_file, o->opt.fw_trace_filter);
   add_seed_option(sub, o->opt.seed, "random seed (clock errors and start offsets)")->capture_default_str();
   sub->callback([o, sub] {
     if (sub->count("topo") && !sub->count("args")) o->gen_args.clear();

@@ -107,6 +107,11 @@ class NicNodes : public RunAgents {
   void declare_traces() override {
     for (auto& n : nics_) n->declare_traces();
   }
+  void trace_firmware(int node, std::ostream* out, const std::string& filter) override {
+    for (std::size_t i = 0; i < nics_.size(); ++i)
+      if (specs_[i].node == node) return nics_[i]->core().enable_trace(out, fw::parse_pc_filter(filter, images_[image_of_[i]]));
+    RunAgents::trace_firmware(node, out, filter);
+  }
   void attach_probes(const nic::ProbeSink& sink) override {
     for (auto& n : nics_) n->set_probe_sink(sink);
   }

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
+#include <fstream>
 #include <functional>
+#include <memory>
 #include <systemc>
 
 #include "hw/base/error.hpp"
@@ -18,6 +20,11 @@
 #include "platform/sim/probe_timeline.hpp"
 
 namespace sanvp {
+
+void RunAgents::trace_firmware(int node, std::ostream* out, const std::string& filter) {
+  (void)out, (void)filter;
+  throw UserError(fmt::format("--fw-trace: n{} has no NIC in this run", node));
+}
 
 namespace {
 
@@ -102,6 +109,28 @@ Time g_trace_hold = 0;
 Time trace_horizon() {
   const Time now = now_ps();
   return now > g_trace_hold ? now - g_trace_hold : 0;
+}
+
+// --fw-trace: the trace file lives as long as the run's NICs (the process).
+std::unique_ptr<std::ofstream> g_fw_trace;
+
+void start_firmware_trace(RunAgents* agents, const RunOptions& opt) {
+  if (opt.fw_trace_node < 0) return;
+  if (!agents) throw UserError(fmt::format("--fw-trace: this run has no NICs (n{} runs no firmware)", opt.fw_trace_node));
+  std::ostream* out = &std::cerr;
+  if (!opt.fw_trace_file.empty()) {
+    g_fw_trace = std::make_unique<std::ofstream>(opt.fw_trace_file);
+    if (!*g_fw_trace) throw UserError(fmt::format("--fw-trace-file: cannot create '{}'", opt.fw_trace_file));
+    out = g_fw_trace.get();
+  }
+  agents->trace_firmware(opt.fw_trace_node, out, opt.fw_trace_filter);
+}
+
+// A trace that could not be written completely is an error, not a silently short file.
+void finish_firmware_trace(const RunOptions& opt) {
+  if (!g_fw_trace) return;
+  g_fw_trace->flush();
+  if (!*g_fw_trace) throw UserError(fmt::format("--fw-trace-file: writing '{}' failed", opt.fw_trace_file));
 }
 
 void open_waves(Network& net, RunAgents* agents, const RunOptions& opt, const RunSpec& spec) {
@@ -401,6 +430,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   pv.check_all_used();
   log::info("built {} switches, {} nodes, {} link directions; seed {}", net.switches(), net.nodes(), net.channels().size(), opt.seed);
   open_waves(net, agents, opt, spec);
+  start_firmware_trace(agents, opt);
   ProbeTimeline probes;
   if (agents && (!opt.probes.empty() || spec.probe_sink)) {
     nic::ProbeSink file = opt.probes.empty() ? nic::ProbeSink{} : probes.sink();
@@ -417,6 +447,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   const Time stopped = now_ps();
   const Time end = statistics_end(net, agents, loop.status, stopped, L.duration);
   Tracer::global().close(end);
+  finish_firmware_trace(opt);
   static const char* const kStatus[] = {"completed", "not-drained", "hung", "fault", "limit"};
   // Without agents a stop on an exception is a model error or a failed check, not a firmware fault.
   const char* status_text = loop.status == RunStatus::Fault && !agents ? "error" : kStatus[static_cast<int>(loop.status)];

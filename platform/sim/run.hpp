@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 
 #include "hw/base/params.hpp"
@@ -25,6 +26,10 @@ struct RunOptions {
   Time trace_from = 0, trace_to = kNever;
   bool print_summary = true;
   bool check = false;                // work-conservation monitor (fabric_monitor.hpp)
+  // Instruction trace of one NIC's firmware (time, pc, symbol, disassembly, register writes).
+  int fw_trace_node = -1;            // -1: none
+  std::string fw_trace_file;         // empty: stderr
+  std::string fw_trace_filter;       // functions or pc ranges, "main,0x100-0x200"; empty: all
 };
 
 // Nodes driven by something other than test traffic: hosts with NICs running firmware and host
@@ -45,6 +50,9 @@ class RunAgents {
   // Something will happen at a known time (a NIC sleeps on an armed timer): quiet is not a stall.
   virtual bool waiting_on_time() const { return false; }
   virtual std::string describe() = 0;          // what every NIC and application is doing (hang/limit reports)
+  // Traces node `node`'s firmware to `out` (filter as --fw-trace-filter); a UserError when the
+  // node has no NIC.
+  virtual void trace_firmware(int node, std::ostream* out, const std::string& filter);
   // Fills results["apps"] and results["nics"]; returns the lines of the printed summary.
   virtual std::string results(nlohmann::json& results) = 0;
   virtual bool errors() const = 0;             // an application found a bad message

@@ -91,3 +91,30 @@ TEST_CASE("sanvp fbs model prints both readings and the paper's tables", "[fbs][
   CHECK(sanvp_fbs("model --set fbs.drift=0").code == 2);
   CHECK(sanvp_fbs("model --ports 99999999999").code == 2);
 }
+
+TEST_CASE("sanvp fbs run --fw-trace writes one NIC's instruction trace, filtered by function", "[fbs][cli]") {
+  const std::string dir = std::string(SANVP_BINARY_DIR) + "/tb/fbs/";
+  const Ran r = sanvp_fbs("run single ports=2 --set fbs.rounds=1 --set fbs.interval=10 --report " + dir + "trace-run.json --fw-trace 1 "
+                          "--fw-trace-filter run_slots --fw-trace-file " + dir + "n1.trace");
+  REQUIRE(r.code == 0);
+  std::ifstream in(dir + "n1.trace");
+  std::string line;
+  int lines = 0;
+  bool probe_store = false;
+  while (std::getline(in, line)) {
+    ++lines;
+    CHECK(line.find("run_slots") != std::string::npos);  // the filter: nothing else
+    probe_store = probe_store || line.find("st ") != std::string::npos;
+  }
+  CHECK(lines > 100);
+  CHECK(probe_store);
+}
+
+TEST_CASE("sanvp fbs run --fw-trace of a node without a NIC is refused before the run", "[fbs][cli]") {
+  const Ran r = sanvp_fbs("run single ports=2 --set fbs.rounds=1 --report /dev/null --fw-trace 7");
+  CHECK(r.code == 2);
+  CHECK(has(r, "--fw-trace: n7 has no NIC in this run"));
+  const Ran f = sanvp_fbs("run single ports=2 --set fbs.rounds=1 --report /dev/null --fw-trace 1 --fw-trace-filter no_such_function");
+  CHECK(f.code == 2);
+  CHECK(has(f, "no symbol 'no_such_function'"));
+}
