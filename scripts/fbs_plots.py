@@ -43,7 +43,7 @@ def skew_lines(ax, pts, x, label="", tree=False, style="-"):
     a = "analytic_simulated_network" if tree else "analytic"
     line(ax, xs, [ns(p[a]["bound_bl_minus_ks_ps"]) for p in pts], ls=style, marker="^", color="C0", label=f"bl-ks (paper's reading){label}")
     line(ax, xs, [ns(p[a]["bound_printed_ps"]) for p in pts], ls=style, marker="v", color="C1", label=f"bl-kg (printed){label}")
-    line(ax, xs, [model(p) for p in pts], ls=style, marker="s", color="C2", label=f"model bound (dead zone + drift){label}")
+    line(ax, xs, [model(p) for p in pts], ls=style, marker="s", color="C2", label=f"model bound ({'chain of dead zones' if tree else 'dead zone'} + drift){label}")
     line(ax, xs, [sim(p) for p in pts], ls=style, marker="o", color="C3", lw=2, label=f"simulated{label}")
     if tree:
         line(ax, xs, [ns(p["analytic"]["bound_bl_minus_ks_ps"]) for p in pts], ls=":", marker="^", color="C4", label=f"bl-ks, paper's 4 levels{label}")
@@ -70,7 +70,7 @@ def tables(points, out, group, ports, title, tree):
         c = f"C{i}"
         a = "analytic_simulated_network" if tree else "analytic"
         line(axes[0], [drift(p) for p in row], [ns(p[a]["bound_bl_minus_ks_ps"]) for p in row], ls="--", color=c, label=f"{k}-port bl-ks")
-        line(axes[0], [drift(p) for p in row], [model(p) for p in row], ls=":", color=c, label=f"{k}-port model bound" if not tree else None)
+        line(axes[0], [drift(p) for p in row], [model(p) for p in row], ls=":", color=c, label=f"{k}-port model bound")
         line(axes[0], [drift(p) for p in row], [sim(p) for p in row], marker="o", color=c, label=f"{k}-port simulated")
         ov = lambda p, key: p[key] / 100.0 if p.get(key, -1) is not None and p.get(key, -1) >= 0 else None  # noqa: E731
         line(axes[1], [drift(p) for p in row], [ov(p["paper"], "overhead_hundredths") for p in row], ls="none", marker="*", ms=10, color=c, label=f"{k}-port paper")

@@ -13,6 +13,18 @@ Ps schedule_bound(const SkewInputs& si, const RunInput& in, Gap3Reading r) {
 
 Ps dead_zone(const SkewInputs& si, std::int64_t guard) { return (si.ks + guard + 1) * si.cp - si.rd - si.sd; }
 
+Ps path_dead_zone(const SkewInputs& si, std::int64_t guard, int p1, int p2) {
+  return dead_zone(si, guard) + static_cast<Ps>(p2 - p1) * (si.ld + si.rd + si.sd);
+}
+
+Ps hss_model_skew(const SkewInputs& si, std::int64_t guard, int levels) {
+  if (levels < 2 || levels > kMaxLevels) throw UserError(fmt::format("fbs model: {} tree levels outside 2..{}", levels, kMaxLevels));
+  const auto step = [&](int i) { return path_dead_zone(si, guard, 1, 2 * i - 1); };
+  Ps s = step(levels - 1);
+  for (int i = 1; i <= levels - 2; ++i) s += 2 * step(i);
+  return s;
+}
+
 std::int64_t min_guard(const SkewInputs& si) { return (si.rd + si.sd + si.cp - 1) / si.cp + 1; }
 
 std::uint32_t default_interval(ParamValues& pv, const RunInput& in) {
@@ -45,19 +57,29 @@ Analysis analyse(ParamValues& pv, const RunInput& in, const RunPlan& plan) {
   a.dead_zone = dead_zone(si, plan.guard);
   const auto drift = static_cast<Ps>(std::llround(si.drift_ppm * 1e-6 * static_cast<double>(in.schedule.slots) * static_cast<double>(plan.slot)));
   const bool drains = plan.guard >= static_cast<std::uint32_t>(min_guard(si));
-  if (in.schedule.kind == "sss" && drains) a.model = a.dead_zone + drift;
+  const bool sss = in.schedule.kind == "sss";
+  const Ps chain = sss ? a.dead_zone : hss_model_skew(si, plan.guard, in.levels);
+  if (drains) a.model = chain + drift;
   a.json["min_guard_bytes"] = min_guard(si);
   a.json["dead_zone_ps"] = a.dead_zone;
   a.json["dead_zone_formula"] = "(fc.ks + fbs.guard + 1) x link.cp - switch.rd - switch.sd";
+  if (!sss) {
+    a.json["hss_chain_ps"] = chain;
+    a.json["hss_chain_formula"] = "B(m-1) + 2 sum_{i=1..m-2} B(i), B(i) = dead zone + (2i - 2) x (link.ld + switch.rd + switch.sd)";
+  }
   a.json["drift_over_round_ps"] = drift;
   if (a.model) a.json["model_bound_ps"] = a.model;
   a.summary = fmt::format("  analytic bound ({}): {} (bl-ks, the paper's numbers), {} (bl-kg, as printed); Eq. 11 interval {} / {} slots, "
                           "overhead {:.2f} % at {} slots\n",
                           eq, format_ns(a.paper), format_ns(a.printed), si_paper, si_printed,
                           overhead_percent(in.schedule.slots, plan.period), plan.period);
-  if (a.model)
+  if (a.model && sss)
     a.summary += fmt::format("  model's own bound: dead zone {} ((ks + guard + 1) cp - rd - sd, guard {} B) + drift over the round {} = {}\n",
                              format_ns(a.dead_zone), plan.guard, format_ns(drift), format_ns(a.model));
+  if (a.model && !sss)
+    a.summary += fmt::format("  model's own bound: Eq. 10's chain of {} levels with per-step dead zones (one switch {}, guard {} B; "
+                             "+ ld + rd + sd per extra switch of a step's path) {} + drift over the round {} = {}\n",
+                             in.levels, format_ns(a.dead_zone), plan.guard, format_ns(chain), format_ns(drift), format_ns(a.model));
   if (!drains)
     a.summary += fmt::format("  no model bound: fbs.guard = {} B is below {} B (ceil((rd + sd) / cp) + 1), so each slot leaves bytes in the "
                              "slack buffer until it STOPs NICs nobody blocked\n", plan.guard, min_guard(si));

@@ -18,7 +18,6 @@ namespace {
 // p <= 2*31-1 for m <= 32 levels); Eq. 11 widens to 128 bits.
 constexpr Ps kMaxTime = 1000000000;
 constexpr std::int64_t kMaxFlits = 1 << 20;
-constexpr int kMaxLevels = 32;
 
 Ps k_of(const SkewInputs& in, Gap3Reading r) { return r == Gap3Reading::Printed ? in.kg : in.ks; }
 

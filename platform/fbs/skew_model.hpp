@@ -26,6 +26,7 @@ enum class Gap3Reading {
 const char* reading_name(Gap3Reading r);  // "bl-kg (printed)", "bl-ks (paper's numbers)"
 
 using Ps = std::int64_t;  // signed picoseconds: gaps may be negative
+inline constexpr int kMaxLevels = 32;  // tree levels the model takes (keeps its products in 64 bits)
 
 struct SkewInputs {
   Ps ld = 17000, cp = 6250, sd = 2000, rd = 100000, fc = 3260;   // link.ld, link.cp, switch.sd, switch.rd, fc.fc

@@ -57,25 +57,35 @@ TEST_CASE("identical clocks never pause and keep their boundaries together, with
 
 namespace {
 
-// Figure 1 on two NICs: n1 starts `lead` ps ahead of n0 (ticks are 1 ns), both clocks exact.
-void figure1(Ps lead) {
+// Figure 1 on two NICs: n1 starts `lead` ps past the dead zone ahead of n0 (ticks are 1 ns),
+// both clocks exact. With `switches` > 1 the two NICs sit at the two ends of a chain of switches
+// (SSS: slot 0 the U-turns, slot 1 each to the other), so n1's packet meets n0's U-turn at n0's
+// switch after crossing p2 = switches, n0's after p1 = 1.
+void figure1(Ps lead, int switches = 1) {
   ParamValues probe = test::test_params({});
   const Ps dead = dead_zone_of(probe);  // 348 ns at the defaults
   REQUIRE(dead == (53 + 18 + 1) * 6250 - 100000 - 2000);
-  const std::string offset = "n1.fbs.offset_ticks=-" + std::to_string((dead + lead) / 1000);
+  const SkewInputs si = SkewInputs::from_params(probe);
+  const Ps zone = path_dead_zone(si, min_guard(si), 1, switches);
+  REQUIRE(zone == dead + (switches - 1) * (17000 + 100000 + 2000));  // + ld + rd + sd per switch before the blocking one
+  const std::string offset = "n1.fbs.offset_ticks=-" + std::to_string((zone + lead) / 1000);
   ParamValues pv = test::test_params({"fbs.drift=0.001", "fbs.initial_skew=0", "fbs.interval=10", "fbs.rounds=1", offset.c_str()});
-  const Outcome o = run(pv, "single", {"ports=2"});
+  const FbsNetwork net = switches == 1   ? load_fbs_network("single", {"ports=2"})
+                         : switches == 2 ? load_fbs_network("mesh", {"rows=1", "cols=2", "nodes=1", "ports=6"})
+                                         : load_fbs_network(std::string(SANVP_SOURCE_DIR) + "/tb/fbs/chain-3.yaml", {});
+  REQUIRE(net.topo.nodes.size() == 2);
+  const Outcome o{run_fbs(pv, test::checked_run_options(), make_run_input(net, "sss"))};
   require_completed(o);
   const auto& n1 = o.fbs()["nics"][1];
   const std::int64_t after = o.fbs()["rounds"][0]["skew_after_ps"].get<std::int64_t>();
-  const Ps x = dead + lead;
-  if (x < dead) {  // granted before its slack buffer reached ks: no STOP, the lead stays
+  const Ps x = zone + lead;
+  if (x < zone) {  // granted before its slack buffer reached ks: no STOP, the lead stays
     REQUIRE(n1["pauses"] == 0);
     REQUIRE(std::llabs(after - x) <= 2);  // ps
   } else {  // STOP: paused for the lead less what stays ahead
     REQUIRE(n1["pauses"] == 1);
     REQUIRE(after > 0);
-    REQUIRE(after < dead);
+    REQUIRE(after < zone);
     REQUIRE(std::llabs(n1["paused_ticks"].get<std::int64_t>() * 1000 - (x - after)) <= 1000);
   }
 }
@@ -85,6 +95,11 @@ void figure1(Ps lead) {
 TEST_CASE("Figure 1: a fast NIC leading by 1 ns less than the dead zone is not held back") { figure1(-1000); }
 TEST_CASE("Figure 1: a fast NIC leading by the dead zone is held back by the slow one") { figure1(0); }
 TEST_CASE("Figure 1: a fast NIC leading by 2 us is held back by the slow one") { figure1(2000000); }
+
+TEST_CASE("multi-hop dead zone: 1 ns short of it across 2 switches, the fast NIC is not held back") { figure1(-1000, 2); }
+TEST_CASE("multi-hop dead zone: leading by it across 2 switches, the fast NIC is held back") { figure1(0, 2); }
+TEST_CASE("multi-hop dead zone: leading by it across 3 switches, the fast NIC is held back") { figure1(0, 3); }
+TEST_CASE("multi-hop dead zone: 1 ns short of it across 3 switches, the fast NIC is not held back") { figure1(-1000, 3); }
 
 TEST_CASE("SSS at 500 ppm keeps every round within the model's bound over 100 rounds") {
   ParamValues pv = test::test_params({"fbs.drift=500", "fbs.rounds=100"});
@@ -119,14 +134,33 @@ TEST_CASE("without re-synchronization the skew grows at the drift rate") {
   REQUIRE(f["slope_ppm"].get<double>() > 450);
 }
 
-TEST_CASE("HSS on the Figure 2 tree synchronizes within Eq. 10") {
+TEST_CASE("HSS on the Figure 2 tree synchronizes within Eq. 10 and the model's chain of dead zones") {
   ParamValues pv = test::test_params({"fbs.drift=300", "fbs.rounds=3"});
   const Outcome o = run(pv, "tree", {"ports=4", "fanout=2", "root_fanout=2", "levels=4"});
   require_completed(o);
-  REQUIRE(o.fbs()["analysis"]["levels"] == 4);
-  REQUIRE(o.fbs()["analysis"]["bound_printed_ps"] == 3087240);
+  const auto& a = o.fbs()["analysis"];
+  REQUIRE(a["levels"] == 4);
+  REQUIRE(a["bound_printed_ps"] == 3087240);
   REQUIRE(o.after_max() < 3087240);
   REQUIRE(o.fbs()["skew_after_first_round"]["max_ps"].get<std::int64_t>() < 3087240);
+  // Eq. 10's chain, B(3) + 2 (B(1) + B(2)), with B(i) the dead zone of a path of 2i - 1 switches.
+  const Ps dz = dead_zone_of(pv), hop = 17000 + 100000 + 2000;
+  REQUIRE(a["hss_chain_ps"] == (dz + 4 * hop) + 2 * (dz + (dz + 2 * hop)));
+  REQUIRE(a["model_bound_ps"] == a["hss_chain_ps"].get<Ps>() + 300 * 10 * 12500000LL / 1000000);  // + drift over the 10-slot round
+  for (const auto& r : o.fbs()["rounds"]) REQUIRE(r["skew_after_ps"].get<std::int64_t>() <= a["model_bound_ps"].get<Ps>());
+  REQUIRE(o.fbs()["within_model_bound"] == true);
+}
+
+TEST_CASE("at cp = 3.13 ns (6.26 us slots) the firmware meets every slot: no timed send refused") {
+  // ks = 52: the flow controller refuses 53 at this cp (experiment_plan.cpp's rule). The 66 MHz
+  // core's path per sync slot (about 4.7 us) must fit the slot; before it did not, sends came late.
+  ParamValues pv = test::test_params({"link.cp=3.13ns", "fc.ks=52", "fbs.rounds=4"});
+  const Outcome o = run(pv, "single", {"ports=8"});
+  require_completed(o);  // every NIC: refused_sends == 0
+  const SkewInputs si = SkewInputs::from_params(pv);
+  REQUIRE(min_guard(si) == (100000 + 2000 + 3130 - 1) / 3130 + 1);  // 34 B
+  REQUIRE(o.fbs()["analysis"]["model_bound_ps"] == dead_zone(si, 34) + 300 * 8 * 2000 * 3130LL / 1000000);
+  REQUIRE(o.fbs()["within_model_bound"] == true);
 }
 
 TEST_CASE("a start the firmware cannot meet is reported, not run") {
