@@ -27,6 +27,14 @@ Ps hss_model_skew(const SkewInputs& si, std::int64_t guard, int levels) {
 
 std::int64_t min_guard(const SkewInputs& si) { return (si.rd + si.sd + si.cp - 1) / si.cp + 1; }
 
+std::int64_t convergence_guard(const SkewInputs& si, int extra) {
+  if (extra <= 0) return 0;
+  const Ps late = si.rd + si.sd + static_cast<Ps>(extra) * (si.ld + si.rd + si.sd);
+  return std::max<std::int64_t>(0, late / si.cp - si.ks + 1);
+}
+
+std::int64_t needed_guard(const SkewInputs& si, int extra) { return std::max(min_guard(si), convergence_guard(si, extra)); }
+
 std::uint32_t default_interval(ParamValues& pv, const RunInput& in) {
   const SkewInputs si = SkewInputs::from_params(pv);
   const Ps bound = std::max(schedule_bound(si, in, Gap3Reading::Printed), schedule_bound(si, in, Gap3Reading::BlMinusKs));
@@ -38,6 +46,22 @@ std::uint32_t default_interval(ParamValues& pv, const RunInput& in) {
     throw UserError(fmt::format("Eq. 11 gives an interval of {} slots at {} ppm (more than 10^8): set fbs.interval", n, si.drift_ppm));
   return static_cast<std::uint32_t>(n);
 }
+
+namespace {
+
+// How the guard was chosen, and what a smaller one does.
+std::string guard_line(const SkewInputs& si, const RunPlan& plan) {
+  const std::int64_t conv = convergence_guard(si, plan.convergence.extra());
+  std::string s = fmt::format("  guard {} B; needed {} B: the larger of ceil((rd + sd) / cp) + 1 = {} (a NIC's back-to-back packets) and {} "
+                              "(consecutive slots converging: {})\n",
+                              plan.guard, plan.needed_guard, min_guard(si), conv, format_convergence(plan.convergence));
+  if (plan.guard < plan.needed_guard)
+    s += fmt::format("  no model bound: fbs.guard = {} B is below {} B, so slots leave packets that STOP NICs nobody blocked\n", plan.guard,
+                     plan.needed_guard);
+  return s;
+}
+
+}  // namespace
 
 Analysis analyse(ParamValues& pv, const RunInput& in, const RunPlan& plan) {
   const SkewInputs si = SkewInputs::from_params(pv);
@@ -56,11 +80,14 @@ Analysis analyse(ParamValues& pv, const RunInput& in, const RunPlan& plan) {
             {"overhead_eq12_percent", overhead_percent(in.schedule.slots, plan.period)}};
   a.dead_zone = dead_zone(si, plan.guard);
   const auto drift = static_cast<Ps>(std::llround(si.drift_ppm * 1e-6 * static_cast<double>(in.schedule.slots) * static_cast<double>(plan.slot)));
-  const bool drains = plan.guard >= static_cast<std::uint32_t>(min_guard(si));
+  const bool drains = plan.guard >= plan.needed_guard;
   const bool sss = in.schedule.kind == "sss";
   const Ps chain = sss ? a.dead_zone : hss_model_skew(si, plan.guard, in.levels);
   if (drains) a.model = chain + drift;
-  a.json["min_guard_bytes"] = min_guard(si);
+  a.json["min_guard_bytes"] = plan.needed_guard;
+  a.json["drain_guard_bytes"] = min_guard(si);
+  a.json["convergence_guard_bytes"] = convergence_guard(si, plan.convergence.extra());
+  a.json["convergence"] = format_convergence(plan.convergence);
   a.json["dead_zone_ps"] = a.dead_zone;
   a.json["dead_zone_formula"] = "(fc.ks + fbs.guard + 1) x link.cp - switch.rd - switch.sd";
   if (!sss) {
@@ -80,9 +107,7 @@ Analysis analyse(ParamValues& pv, const RunInput& in, const RunPlan& plan) {
     a.summary += fmt::format("  model's own bound: Eq. 10's chain of {} levels with per-step dead zones (one switch {}, guard {} B; "
                              "+ ld + rd + sd per extra switch of a step's path) {} + drift over the round {} = {}\n",
                              in.levels, format_ns(a.dead_zone), plan.guard, format_ns(chain), format_ns(drift), format_ns(a.model));
-  if (!drains)
-    a.summary += fmt::format("  no model bound: fbs.guard = {} B is below {} B (ceil((rd + sd) / cp) + 1), so each slot leaves bytes in the "
-                             "slack buffer until it STOPs NICs nobody blocked\n", plan.guard, min_guard(si));
+  a.summary += guard_line(si, plan);
   return a;
 }
 

@@ -43,6 +43,14 @@ Ps hss_model_skew(const SkewInputs& si, std::int64_t guard, int levels);
 // leaves bytes behind until the buffer reaches ks and STOPs a NIC nobody blocked; the dead-zone
 // bound assumes an empty buffer at each packet's start.
 std::int64_t min_guard(const SkewInputs& si);
+// The smallest guard that keeps slot t's packet, reaching a link over `extra` more switches than
+// slot t + 1's packet (schedule_check.hpp, Convergence), from STOPping the later packet's NIC
+// with no clock error: its tail reaches the link extra x (ld + rd + sd) late, as if the later NIC
+// led by that much over a one-switch path, so (ks + guard + 1) cp must exceed
+// rd + sd + extra x (ld + rd + sd); one flit is added to spare. 0 for extra <= 0.
+std::int64_t convergence_guard(const SkewInputs& si, int extra);
+// The guard a run needs (the default of fbs.guard): max(min_guard, convergence_guard).
+std::int64_t needed_guard(const SkewInputs& si, int extra);
 Analysis analyse(ParamValues& pv, const RunInput& in, const RunPlan& plan);
 // Eq. 11's interval (floor) from the larger bound and fbs.drift: the default of fbs.interval.
 // UserError when no interval keeps the skew below half a slot.

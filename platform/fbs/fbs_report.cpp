@@ -135,7 +135,12 @@ std::string fbs_results(ParamValues& pv, const RunPlan& plan, const RunInput& in
     results["fbs"]["within_model_bound"] = j["within_model_bound"];
     s += fmt::format("  measured worst {} is {} the model's bound\n", ns(worst), worst <= static_cast<double>(a.model) ? "within" : "ABOVE");
   }
-  if (refused) s += fmt::format("  WARNING: {} timed sync sends refused (start already past): see results.fbs.nics\n", refused);
+  if (refused)
+    s += fmt::format("  WARNING: {} timed sync sends refused (start already past; see results.fbs.nics): the firmware was late for those slots. "
+                     "Its path per sync slot must fit the slot ({} here): longer slots (fbs.slot_bytes) or a faster core (nic.core.clock) "
+                     "fix it (docs/fbs.md, \"The firmware's budget per slot\")\n",
+                     refused, format_time(plan.slot));
+  results["fbs"]["refused_sends"] = refused;
   return s;
 }
 

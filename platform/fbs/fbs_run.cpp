@@ -115,7 +115,9 @@ RunPlan plan_run(ParamValues& pv, std::uint64_t seed, const RunInput& in) {
   const FbsModelParams mp = FbsModelParams::from_params(pv);
   RunPlan p;
   p.slot_bytes = static_cast<std::uint32_t>(mp.slot_bytes);
-  p.guard = static_cast<std::uint32_t>(rp.guard >= 0 ? rp.guard : min_guard(SkewInputs::from_params(pv)));
+  p.convergence = worst_convergence(in.schedule, in.topo, in.routes);
+  p.needed_guard = static_cast<std::uint32_t>(needed_guard(SkewInputs::from_params(pv), p.convergence.extra()));
+  p.guard = rp.guard >= 0 ? static_cast<std::uint32_t>(rp.guard) : p.needed_guard;
   if (p.guard + 1 >= p.slot_bytes) throw UserError(fmt::format("fbs.guard = {} leaves no packet in a slot of {} bytes", p.guard, p.slot_bytes));
   p.packet_len = p.slot_bytes - p.guard - 1;
   p.slot = static_cast<Time>(p.slot_bytes) * LinkTiming::kCp.get(pv);

@@ -12,6 +12,7 @@
 
 #include "platform/fbs/fbs_loader.hpp"
 #include "platform/fbs/schedule.hpp"
+#include "platform/fbs/schedule_check.hpp"
 #include "platform/fbs/skew_measure.hpp"
 #include "platform/fbs/topology_arg.hpp"
 #include "platform/sim/run.hpp"
@@ -39,6 +40,8 @@ RunInput make_run_input(const FbsNetwork& net, const std::string& kind);
 // What the run derived from the parameters, per NIC and overall (for the report and tests).
 struct RunPlan {
   std::uint32_t slot_bytes = 0, guard = 0, packet_len = 0, period = 0, rounds = 0, sync_rounds = 0;
+  std::uint32_t needed_guard = 0;    // the auto guard (fbs_analysis.hpp, needed_guard); fbs.guard may differ
+  Convergence convergence;           // the schedule's worst convergence (schedule_check.hpp)
   Time slot = 0;                     // slot_bytes x cp
   double drift_ppm = 0;
   std::vector<std::uint32_t> nodes;  // NIC node ids

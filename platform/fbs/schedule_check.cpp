@@ -37,6 +37,20 @@ std::string route_links(const Message& m, const Topology& t, const std::vector<s
   return {};
 }
 
+// Per slot: every directed link a message uses -> (message, switches crossed up to it).
+using SlotLinks = std::map<std::string, std::pair<Message, int>>;
+
+SlotLinks slot_links(const Schedule& s, Idx& i, const Topology& t, const std::vector<std::vector<PortEnd>>& pm, const RouteTable& rt) {
+  SlotLinks out;
+  const int slot = s.messages[i].slot;
+  for (; i < s.messages.size() && s.messages[i].slot == slot; ++i) {
+    std::vector<std::string> links;
+    if (!route_links(s.messages[i], t, pm, rt, links).empty()) continue;
+    for (Idx k = 0; k < links.size(); ++k) out.emplace(links[k], std::make_pair(s.messages[i], static_cast<int>(k)));
+  }
+  return out;
+}
+
 void check_conflicts(const Schedule& s, const Topology& t, const RouteTable& rt, CheckResult& out) {
   const auto pm = t.port_map();
   std::map<std::string, Idx> used;  // link -> message index, for the current slot
@@ -115,6 +129,32 @@ void check_dependency(const Schedule& s, const Topology& t, CheckResult& out) {
 }
 
 }  // namespace
+
+Convergence worst_convergence(const Schedule& s, const Topology& t, const RouteTable& rt) {
+  const auto pm = t.port_map();
+  Convergence worst;
+  SlotLinks prev;
+  int prev_slot = -2;
+  for (Idx i = 0; i < s.messages.size();) {
+    const int slot = s.messages[i].slot;
+    SlotLinks cur = slot_links(s, i, t, pm, rt);
+    if (slot == prev_slot + 1)
+      for (const auto& [link, later] : cur) {
+        const auto e = prev.find(link);
+        if (e == prev.end() || e->second.second - later.second <= worst.extra()) continue;
+        worst = Convergence{e->second.first, later.first, link, e->second.second, later.second};
+      }
+    prev = std::move(cur);
+    prev_slot = slot;
+  }
+  return worst;
+}
+
+std::string format_convergence(const Convergence& c) {
+  if (c.extra() <= 0) return "no slot's packet reaches a link over more switches than the next slot's";
+  return fmt::format("slot {}'s {} crosses {} switches to {}, slot {}'s {} {}", c.earlier.slot, msg_text(c.earlier), c.earlier_switches, c.link,
+                     c.later.slot, msg_text(c.later), c.later_switches);
+}
 
 int CheckResult::conflicts() const {
   return static_cast<int>(std::count_if(violations.begin(), violations.end(), [](const Violation& v) { return v.kind == Violation::Kind::LinkConflict; }));

@@ -36,6 +36,24 @@ struct CheckResult {
 // route that does not reach its destination, are BadMessage violations.
 CheckResult check_schedule(const Schedule& s, const Topology& topo, const RouteTable& routes, const std::vector<int>& nics = {});
 
+// Two messages of consecutive slots that meet on one directed link: `earlier` (slot t) crosses
+// `earlier_switches` switches up to and including the one the link leaves, `later` (slot t + 1)
+// `later_switches`. With earlier_switches > later_switches the earlier packet's tail reaches the
+// link (earlier - later) x (ld + rd + sd) later than a one-switch packet's would, and can hold
+// the later packet long enough to STOP its NIC with no clock error at all (fbs_analysis.hpp,
+// convergence_guard). The worst is the largest difference, then the earliest slot.
+struct Convergence {
+  Message earlier{}, later{};
+  std::string link;
+  int earlier_switches = 0, later_switches = 0;
+  int extra() const { return earlier_switches - later_switches; }
+};
+// The worst convergence of `s` on `topo` with `routes` (extra() == 0 when no slot's packet
+// reaches a link over more switches than the next slot's). Messages with bad routes are skipped
+// (check_schedule reports them).
+Convergence worst_convergence(const Schedule& s, const Topology& topo, const RouteTable& routes);
+std::string format_convergence(const Convergence& c);
+
 // One line per violation (at most `limit`, then a count of the rest) and a verdict line:
 //   slot 7: n0=>n4 and n1=>n5 both use link sw4.p3.out
 //   missing precedence: n3 -> n5 (no chain of direct precedences with increasing TIMEs)

@@ -143,12 +143,42 @@ TEST_CASE("HSS on the Figure 2 tree synchronizes within Eq. 10 and the model's c
   REQUIRE(a["bound_printed_ps"] == 3087240);
   REQUIRE(o.after_max() < 3087240);
   REQUIRE(o.fbs()["skew_after_first_round"]["max_ps"].get<std::int64_t>() < 3087240);
+  // The guard: slot 5's n4=>n0 reaches n0's link over 5 switches, slot 6's U-turn over 1, so
+  // (ks + guard + 1) cp must exceed rd + sd + 4 (ld + rd + sd), with a flit to spare.
+  const Ps hop = 17000 + 100000 + 2000;
+  const std::int64_t guard = (100000 + 2000 + 4 * hop) / 6250 - 53 + 1;
+  REQUIRE(guard == 40);
+  REQUIRE(a["min_guard_bytes"] == guard);
   // Eq. 10's chain, B(3) + 2 (B(1) + B(2)), with B(i) the dead zone of a path of 2i - 1 switches.
-  const Ps dz = dead_zone_of(pv), hop = 17000 + 100000 + 2000;
+  const Ps dz = dead_zone(SkewInputs::from_params(pv), guard);
   REQUIRE(a["hss_chain_ps"] == (dz + 4 * hop) + 2 * (dz + (dz + 2 * hop)));
   REQUIRE(a["model_bound_ps"] == a["hss_chain_ps"].get<Ps>() + 300 * 10 * 12500000LL / 1000000);  // + drift over the 10-slot round
   for (const auto& r : o.fbs()["rounds"]) REQUIRE(r["skew_after_ps"].get<std::int64_t>() <= a["model_bound_ps"].get<Ps>());
   REQUIRE(o.fbs()["within_model_bound"] == true);
+}
+
+namespace {
+
+// Identical clocks on a 4-level tree of 4-port switches (36 NICs): any pause is a STOP the
+// schedule made by itself.
+std::int64_t pauses_with_identical_clocks(const char* guard) {
+  ParamValues pv = test::test_params({"fbs.drift=0.001", "fbs.initial_skew=0", "fbs.interval=100", "fbs.rounds=1", guard});
+  const Outcome o = run(pv, "tree", {"ports=4", "fanout=3", "root_fanout=4", "levels=4"});
+  require_completed(o);
+  std::int64_t pauses = 0;
+  for (const auto& n : o.fbs()["nics"]) pauses += n["pauses"].get<std::int64_t>();
+  if (pauses == 0) REQUIRE(o.fbs()["skew_after_first_round"]["max_ps"].get<std::int64_t>() <= 1);
+  return pauses;
+}
+
+}  // namespace
+
+TEST_CASE("HSS with identical clocks never pauses: the guard covers packets converging from longer paths") {
+  REQUIRE(pauses_with_identical_clocks("fbs.guard=-1") == 0);  // auto: 40 B
+}
+
+TEST_CASE("HSS with identical clocks and only the one-switch guard pauses NICs nobody blocked") {
+  REQUIRE(pauses_with_identical_clocks("fbs.guard=18") > 0);
 }
 
 TEST_CASE("at cp = 3.13 ns (6.26 us slots) the firmware meets every slot: no timed send refused") {

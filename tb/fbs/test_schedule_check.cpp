@@ -130,3 +130,32 @@ TEST_CASE("HSS on an uneven tree and on networks with cycles", "[fbs][check]") {
     }
   }
 }
+
+TEST_CASE("Convergence: on Figure 2, slot 5's packet to n0 crosses 5 switches, slot 6's U-turn 1", "[fbs][check]") {
+  const Topology t = test::figure2();
+  const RouteTable r = updown_routes(t);
+  const Convergence c = worst_convergence(hss(t), t, r);
+  CHECK(c.extra() == 4);
+  CHECK(c.earlier.slot == 5);
+  CHECK(c.later.slot == 6);
+  CHECK(c.later.src == 0);
+  CHECK(c.later.dst == 0);
+  CHECK(c.earlier.dst == 0);
+  CHECK(format_convergence(c).find("crosses 5 switches to sw3.p0.out, slot 6's n0=>n0 1") != std::string::npos);
+  // One switch: every packet reaches its link over the same switch, so nothing converges.
+  const Topology one = test::generate("single", {{"ports", "4"}});
+  CHECK(worst_convergence(sss({0, 1, 2, 3}), one, updown_routes(one)).extra() == 0);
+}
+
+TEST_CASE("Convergence: a hand-made schedule whose later packet comes over more switches does not count", "[fbs][check]") {
+  const Topology t = test::figure2();
+  Schedule s;
+  s.kind = "test";
+  s.slots = 2;
+  s.messages = {{0, 0, 0}, {1, 4, 0}};  // the U-turn first, the 5-switch packet next: it arrives later anyway
+  CHECK(worst_convergence(s, t, updown_routes(t)).extra() == 0);
+  s.messages = {{0, 4, 0}, {1, 0, 0}};
+  CHECK(worst_convergence(s, t, updown_routes(t)).extra() == 4);
+  s.messages = {{0, 4, 0}, {2, 0, 0}};  // not consecutive: the idle slot between them absorbs the difference
+  CHECK(worst_convergence(s, t, updown_routes(t)).extra() == 0);
+}
