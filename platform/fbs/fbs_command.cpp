@@ -36,7 +36,7 @@ struct ScheduleOptions {
 int schedule_command(const ScheduleOptions& o) {
   Report rep;
   const auto json = rep.output(o.json, "--json");
-  const FbsNetwork net = load_fbs_network(o.topo, o.gen_args);
+  const NetworkArg net = load_network_arg(o.topo, o.gen_args);
   const ScheduleRun r = run_schedule(net, o.req);
   fmt::print("{}", schedule_run_text(net, r));
   rep.begin(0, net.source, net.name);  // seed 0: nothing here is random

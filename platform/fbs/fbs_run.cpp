@@ -89,7 +89,7 @@ void check_plan(const RunPlan& p, const RunInput& in, std::size_t longest_route)
 
 }  // namespace
 
-RunInput make_run_input(const FbsNetwork& net, const std::string& kind) {
+RunInput make_run_input(const NetworkArg& net, const std::string& kind) {
   ScheduleRequest q;
   q.kind = kind;
   ScheduleRun sr = run_schedule(net, q);

@@ -14,7 +14,7 @@
 #include "platform/fbs/schedule.hpp"
 #include "platform/fbs/schedule_check.hpp"
 #include "platform/fbs/skew_measure.hpp"
-#include "platform/fbs/topology_arg.hpp"
+#include "platform/scenario/network_arg.hpp"
 #include "platform/sim/run.hpp"
 #include "platform/topo/routing.hpp"
 #include "platform/topo/topology.hpp"
@@ -35,7 +35,7 @@ struct RunInput {
 // The run's input on `net`: the schedule of `kind` (sss, hss or auto), checked — a schedule that
 // is not synchronizing is a UserError before the run — and the routes it was checked against
 // (HSS: the spanning tree's when the network's own leave the tree).
-RunInput make_run_input(const FbsNetwork& net, const std::string& kind);
+RunInput make_run_input(const NetworkArg& net, const std::string& kind);
 
 // What the run derived from the parameters, per NIC and overall (for the report and tests).
 struct RunPlan {

@@ -31,7 +31,7 @@ int run_command(RunCmdOptions& o) {
   if (!o.opt.fw_trace_file.empty()) check_output_path(o.opt.fw_trace_file, "--fw-trace-file");
   ParamValues pv;
   apply_sets(pv, o.sets);
-  RunInput in = make_run_input(load_fbs_network(o.topo, o.gen_args), o.kind);
+  RunInput in = make_run_input(load_network_arg(o.topo, o.gen_args), o.kind);
   in.firmware = o.image;
   o.opt.scenario = fmt::format("fbs-{}", in.schedule.kind);
   return run_fbs(pv, o.opt, in).exit_code;

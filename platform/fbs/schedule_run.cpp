@@ -7,7 +7,7 @@
 
 namespace sanvp::fbs {
 
-ScheduleRun run_schedule(const FbsNetwork& net, const ScheduleRequest& q) {
+ScheduleRun run_schedule(const NetworkArg& net, const ScheduleRequest& q) {
   if (q.kind != "auto" && q.kind != "sss" && q.kind != "hss") throw UserError(fmt::format("--kind: unknown '{}' (sss, hss, auto)", q.kind));
   if (q.routes != "run" && q.routes != "tree") throw UserError(fmt::format("--routes: unknown '{}' (run, tree)", q.routes));
   ScheduleRun r;
@@ -24,7 +24,7 @@ ScheduleRun run_schedule(const FbsNetwork& net, const ScheduleRequest& q) {
   return r;
 }
 
-std::string schedule_run_text(const FbsNetwork& net, const ScheduleRun& r) {
+std::string schedule_run_text(const NetworkArg& net, const ScheduleRun& r) {
   std::string s = fmt::format("FBS {} schedule of {}: {} NICs, {} time slots, {} messages\n", r.kind, net.name, net.nics.size(),
                               r.schedule.slots, r.schedule.messages.size());
   if (r.kind == "hss") {
@@ -37,7 +37,7 @@ std::string schedule_run_text(const FbsNetwork& net, const ScheduleRun& r) {
   return s + format_check(r.check);
 }
 
-nlohmann::json schedule_run_json(const FbsNetwork& net, const ScheduleRun& r) {
+nlohmann::json schedule_run_json(const NetworkArg& net, const ScheduleRun& r) {
   nlohmann::json j{{"kind", r.kind}, {"nics", net.nics}, {"routing", r.routing}, {"schedule", schedule_json(r.schedule)},
                    {"check", check_json(r.check)}};
   if (r.kind == "hss") j["tree"] = {{"root", r.tree.root}, {"levels", r.tree.levels}, {"steps", steps_json(hss_steps(r.tree))}};

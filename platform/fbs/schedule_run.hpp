@@ -6,7 +6,7 @@
 
 #include "platform/fbs/schedule.hpp"
 #include "platform/fbs/schedule_check.hpp"
-#include "platform/fbs/topology_arg.hpp"
+#include "platform/scenario/network_arg.hpp"
 
 namespace sanvp::fbs {
 
@@ -24,8 +24,8 @@ struct ScheduleRun {
 };
 
 // Throws UserError for an unknown kind or routes name.
-ScheduleRun run_schedule(const FbsNetwork& net, const ScheduleRequest& q);
-std::string schedule_run_text(const FbsNetwork& net, const ScheduleRun& r);
-nlohmann::json schedule_run_json(const FbsNetwork& net, const ScheduleRun& r);
+ScheduleRun run_schedule(const NetworkArg& net, const ScheduleRequest& q);
+std::string schedule_run_text(const NetworkArg& net, const ScheduleRun& r);
+nlohmann::json schedule_run_json(const NetworkArg& net, const ScheduleRun& r);
 
 }  // namespace sanvp::fbs

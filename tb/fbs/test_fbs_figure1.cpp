@@ -97,7 +97,7 @@ TEST_CASE("Figure 1 in the waves: B blocked while A holds the link, STOP, GO, th
   const SkewInputs p = SkewInputs::from_params(pv);  // ld, cp, sd, rd, fc, ks, kg of the run
   RunOptions opt = test::checked_run_options();
   opt.vcd = vcd_path;
-  const RunResult run = run_fbs(pv, opt, make_run_input(load_fbs_network("single", {"ports=2"}), "sss"));
+  const RunResult run = run_fbs(pv, opt, make_run_input(load_network_arg("single", {"ports=2"}), "sss"));
   REQUIRE(run.report["status"] == "completed");
   const auto& nics = run.report["results"]["fbs"]["nics"];
   REQUIRE(nics[0]["pauses"] == 0);

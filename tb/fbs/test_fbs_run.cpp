@@ -21,7 +21,7 @@ struct Outcome {
 };
 
 Outcome run(ParamValues& pv, const std::string& topo, const std::vector<std::string>& gen) {
-  const RunInput in = make_run_input(load_fbs_network(topo, gen), "auto");
+  const RunInput in = make_run_input(load_network_arg(topo, gen), "auto");
   return Outcome{run_fbs(pv, test::checked_run_options(), in)};
 }
 
@@ -70,9 +70,9 @@ void figure1(Ps lead, int switches = 1) {
   REQUIRE(zone == dead + (switches - 1) * (17000 + 100000 + 2000));  // + ld + rd + sd per switch before the blocking one
   const std::string offset = "n1.fbs.offset_ticks=-" + std::to_string((zone + lead) / 1000);
   ParamValues pv = test::test_params({"fbs.drift=0.001", "fbs.initial_skew=0", "fbs.interval=10", "fbs.rounds=1", offset.c_str()});
-  const FbsNetwork net = switches == 1   ? load_fbs_network("single", {"ports=2"})
-                         : switches == 2 ? load_fbs_network("mesh", {"rows=1", "cols=2", "nodes=1", "ports=6"})
-                                         : load_fbs_network(std::string(SANVP_SOURCE_DIR) + "/tb/fbs/chain-3.yaml", {});
+  const NetworkArg net = switches == 1   ? load_network_arg("single", {"ports=2"})
+                         : switches == 2 ? load_network_arg("mesh", {"rows=1", "cols=2", "nodes=1", "ports=6"})
+                                         : load_network_arg(std::string(SANVP_SOURCE_DIR) + "/tb/fbs/chain-3.yaml", {});
   REQUIRE(net.topo.nodes.size() == 2);
   const Outcome o{run_fbs(pv, test::checked_run_options(), make_run_input(net, "sss"))};
   require_completed(o);

@@ -1,4 +1,4 @@
-#include "platform/fbs/topology_arg.hpp"
+#include "platform/scenario/network_arg.hpp"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -8,7 +8,7 @@
 #include "platform/topo/generators.hpp"
 #include "platform/topo/topo_loader.hpp"
 
-namespace sanvp::fbs {
+namespace sanvp {
 namespace {
 
 Topology generated(const std::string& type, const std::vector<std::string>& kv) {
@@ -24,7 +24,7 @@ Topology generated(const std::string& type, const std::vector<std::string>& kv) 
 }
 
 // A scenario file: its topology, routes (explicit ones included) and NIC nodes.
-void from_scenario(const std::string& file, FbsNetwork& n) {
+void from_scenario(const std::string& file, NetworkArg& n) {
   ParamValues pv;
   const Scenario s = load_scenario(file, {}, pv);
   n.topo = s.topo;
@@ -38,8 +38,8 @@ void from_scenario(const std::string& file, FbsNetwork& n) {
 
 }  // namespace
 
-FbsNetwork load_fbs_network(const std::string& arg, const std::vector<std::string>& gen_args) {
-  FbsNetwork n;
+NetworkArg load_network_arg(const std::string& arg, const std::vector<std::string>& gen_args) {
+  NetworkArg n;
   if (gen_args.empty() && std::filesystem::exists(arg)) {
     const YAML::Node root = YamlDoc::load_file(arg);
     if (root.IsMap() && root["topology"]) {
@@ -65,4 +65,4 @@ FbsNetwork load_fbs_network(const std::string& arg, const std::vector<std::strin
   return n;
 }
 
-}  // namespace sanvp::fbs
+}  // namespace sanvp
