@@ -1,0 +1,100 @@
+// GRIM firmware for the sanvp NIC (grim-message-layer.txt): reliable, in-order messages per
+// logical channel over an unreliable network, with optimistic NI-based flow control. The host
+// side is platform/grim; the contract is grim_proto.h; grim_fw.h lists the parts.
+//
+// Event loop: sleep in WAIT until the doorbell, a host-DMA completion, a packet sent or
+// received, or a timer; run the handlers that event can unblock. Host DMA of the next fragment,
+// the link and the receive DMA run concurrently, so large messages are pipelined fragment by
+// fragment. The NIC core is slow (66 MHz, no multiplier): the hot paths use word accesses,
+// masks and shifts, no multiply or divide.
+#include "firmware/grim/grim_fw.h"
+#include "fw/routes.h"
+
+// Written by the network's mapper (the platform) into SRAM before the core starts.
+FW_DEFINE_ROUTE_TABLE()
+
+namespace grimfw {
+
+Config cfg;
+uint32_t my_node = 0;
+alignas(16) volatile uint32_t hif[kHifBytes / 4];
+
+namespace {
+
+constexpr uint32_t kEvents = nic::kIrqDoorbell | nic::kIrqHdmaDone | nic::kIrqSendDone | nic::kIrqRxDone | nic::kIrqTimer0 |
+                             nic::kIrqTimer1;
+
+uint32_t pick(uint32_t off, uint32_t dflt, uint32_t lo, uint32_t hi) {
+  const uint32_t v = hif[off / 4];
+  return v == 0 ? dflt : v < lo ? lo : v > hi ? hi : v;
+}
+
+uint32_t floor_pow2(uint32_t v) { return 1u << (31 - __builtin_clz(v)); }
+
+// The host's settings (0 = default), clamped to what the firmware can hold. Runs once: the
+// multiplies and divides converting us to RTC ticks are off the hot path.
+void configure() {
+  cfg.mtu = pick(kHifMtu, kDefaultMtu, 1, kMaxMtu);
+  const uint32_t khz = nic::rtc_khz();
+  cfg.rto = pick(kHifRtoUs, kDefaultRtoUs, 1, 10000000) * khz / 1000;
+  cfg.backoff = pick(kHifBackoffUs, kDefaultBackoffUs, 1, 10000000) * khz / 1000;
+  if (cfg.rto < 16) cfg.rto = 16;
+  if (cfg.backoff == 0) cfg.backoff = 1;
+  cfg.window = floor_pow2(pick(kHifWindow, kDefaultWindow, 2, kMaxWindow));
+  cfg.pool = pick(kHifPool, kDefaultPool, 1, kMaxPool);
+  cfg.send_bufs = pick(kHifSendBuffers, kDefaultSendBuffers, 1, kMaxSendBuffers);
+  cfg.ring = cfg.mtu > 8192 ? 4 : 8;  // large fragments: fewer landing slots, SRAM is 1 MiB
+}
+
+void alloc_send_buffers() {
+  for (uint32_t b = 0; b < cfg.send_bufs; ++b) {
+    sbuf[b].mem = static_cast<uint8_t*>(malloc(kRoutePad + kDataHeader + cfg.mtu));
+    if (!sbuf[b].mem) {
+      hif[kHifStats / 4 + kStatError] = kErrSram;
+      printf("grim_fw: out of SRAM for %u send buffers of mtu %u\n", static_cast<unsigned>(cfg.send_bufs),
+             static_cast<unsigned>(cfg.mtu));
+      exit(2);
+    }
+    sbuf[b].next_free = b + 1 < cfg.send_bufs ? static_cast<uint8_t>(b + 1) : kNone;
+  }
+  hif[kHifStats / 4 + kStatSendFree] = cfg.send_bufs;
+}
+
+void start() {
+  my_node = nic::node_id();
+  hif[0] = kHifMagic;
+  hif[kHifVersion / 4] = kVersion;
+  hif[kHifSqEntries / 4] = kSqEntries;
+  hif[kHifRqEntries / 4] = kRqEntries;
+  nic::irq_mask(kEvents);
+  nic::publish(reinterpret_cast<uintptr_t>(hif));
+  while (!hif[kHifGo / 4]) nic::irq_ack(nic::wait());
+  configure();
+  hdma_init();
+  alloc_send_buffers();
+  send_init();
+  recv_init();
+}
+
+}  // namespace
+}  // namespace grimfw
+
+int main() {
+  using namespace grimfw;
+  start();
+  uint32_t ev = nic::kIrqDoorbell;  // the host may have posted before go
+  while (true) {
+    if (ev & nic::kIrqHdmaDone) hdma_completions();
+    if (ev & nic::kIrqSendDone) send_queue_completions();
+    if (ev & nic::kIrqRxDone) handle_received();
+    if (ev & nic::kIrqTimer0) on_timer();
+    if (ev & nic::kIrqTimer1) on_ack_timer();
+    if (ev & nic::kIrqDoorbell) intake_host_sends();
+    flush_control();
+    if (ev & ~nic::kIrqTimer1) schedule_link();
+    if (ev & (nic::kIrqRxDone | nic::kIrqHdmaDone | nic::kIrqDoorbell)) deliver();
+    if (ev & ~nic::kIrqTimer1 & ~nic::kIrqTimer0) load_fragments();
+    ev = nic::wait();
+    nic::irq_ack(ev);
+  }
+}

@@ -1,0 +1,124 @@
+// `sanvp grim`: a GRIM run (firmware/grim) with the scoreboard and leak check, under the link
+// faults the parameters set (e.g. --set fault.drop=1e-4 --set fault.corrupt=1e-4); `sanvp grim
+// --bench` measures latency and bandwidth between two hosts instead.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
+
+#include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
+#include "platform/cli/commands.hpp"
+#include "platform/fw/builtin_firmware.hpp"
+#include "platform/grim/grim_bench.hpp"
+#include "platform/grim/grim_run.hpp"
+#include "platform/sim/report.hpp"
+
+namespace sanvp::grim_host {
+namespace {
+
+struct Opts {
+  std::string image = fw::builtin_firmware_image("grim");
+  GrimRunOptions run;
+  std::string sizes = "1:8192", recv_delay, recv_start, limit, drain, trace_filter;
+  std::vector<std::string> sets;
+  std::string report = "grim_report.json";
+  bool bench = false;
+  std::string bench_sizes = "4,64,1K,4K,16K,64K,256K";
+};
+
+Opts& opts() {
+  static Opts o;
+  return o;
+}
+
+void parse_sizes(const std::string& s, WorkloadOptions& w) {
+  const auto colon = s.find(':');
+  if (colon == std::string::npos) throw UserError(fmt::format("--sizes: '{}' is not MIN:MAX", s));
+  const auto lo = parse_int(s.substr(0, colon), "--sizes"), hi = parse_int(s.substr(colon + 1), "--sizes");
+  if (lo < 1 || hi < lo || hi > (16 << 20)) throw UserError(fmt::format("--sizes: '{}' is not a range within 1..16M", s));
+  w.min_size = static_cast<std::uint32_t>(lo);
+  w.max_size = static_cast<std::uint32_t>(hi);
+}
+
+int run_bench(ParamValues& pv, const fw::Image& im, Report& rep, const Report::Output& report) {
+  if (opts().run.fw_trace_node >= 0) throw UserError("--fw-trace traces a run, not --bench (use --fw-profile)");
+  GrimBenchOptions b;
+  b.grim = opts().run.grim;
+  b.switches = opts().run.switches;
+  b.seed = opts().run.work.seed;
+  b.fw_profile = opts().run.fw_profile;
+  for (std::size_t pos = 0; pos < opts().bench_sizes.size();) {
+    const auto comma = opts().bench_sizes.find(',', pos);
+    std::string t = opts().bench_sizes.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    std::uint32_t mult = 1;
+    if (!t.empty() && (t.back() == 'K' || t.back() == 'M')) { mult = t.back() == 'K' ? 1024 : 1u << 20; t.pop_back(); }
+    b.sizes.push_back(static_cast<std::uint32_t>(parse_int(t, "--bench-sizes")) * mult);
+    pos = comma == std::string::npos ? opts().bench_sizes.size() : comma + 1;
+  }
+  const GrimBenchResult r = run_grim_bench(pv, im, b);
+  std::cout << r.table;
+  rep.write_json(report, r.report, 2);
+  if (r.exit_code) rep.fail(r.exit_code);
+  return rep.exit_code();
+}
+
+int run() {
+  Opts& o = opts();
+  ParamValues pv;
+  apply_sets(pv, o.sets);
+  parse_sizes(o.sizes, o.run.work);
+  if (!o.recv_delay.empty()) o.run.work.recv_delay = parse_time(o.recv_delay, "--recv-delay");
+  if (!o.recv_start.empty()) o.run.work.recv_start = parse_time(o.recv_start, "--recv-start");
+  if (!o.limit.empty()) o.run.limit = parse_time(o.limit, "--limit");
+  if (!o.drain.empty()) o.run.drain = parse_time(o.drain, "--drain");
+  if (o.run.switches < 1 || o.run.switches > 64) throw UserError(fmt::format("--switches: {} is outside 1..64", o.run.switches));
+  check_config(o.run.grim);
+  Report rep;
+  const auto report = rep.output(o.report, "--report");
+  const fw::Image im = fw::Image::load(o.image);
+  if (o.bench) return run_bench(pv, im, rep, report);
+  const GrimRunResult r = run_grim(pv, im, o.run);
+  std::cout << r.table;
+  rep.write_json(report, r.report, 2);
+  if (r.exit_code) rep.fail(r.exit_code);
+  return rep.exit_code();
+}
+
+void add_protocol_options(CLI::App* c, GrimConfig& g) {
+  c->add_option("--mtu", g.mtu, "fragment payload bytes (default 4096; GRIM used 48K = 49152)");
+  c->add_option("--rto", g.rto_us, "retransmission timeout in us (default 400)");
+  c->add_option("--backoff", g.backoff_us, "first back-off after a NACK for want of a buffer, in us (default 20; doubles per NACK)");
+  c->add_option("--pool", g.pool, "receive pool buffers per NIC (default 16)");
+  c->add_option("--window", g.window, "packets retained per (destination, channel), a power of two (default 8)");
+  c->add_option("--send-buffers", g.send_buffers, "send buffers per NIC (default 16)");
+}
+
+const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
+  auto* c = app.add_subcommand("grim", "GRIM reliable in-order messages (firmware/grim): scoreboard under link faults, or --bench");
+  Opts& o = opts();
+  WorkloadOptions& w = o.run.work;
+  c->add_option("--nodes", w.nodes, "hosts with NICs (2..16, default 2)");
+  c->add_option("--senders", w.senders, "nodes 0..N-1 send (default: all)");
+  c->add_option("--channels", w.channels, "logical channels used (1..4, default 2)");
+  c->add_option("--messages", w.messages, "messages per sending node (default 100)");
+  c->add_option("--sizes", o.sizes, "message sizes MIN:MAX in bytes, uniform (default 1:8192)");
+  c->add_option("--recv-delay", o.recv_delay, "host work per received message before re-posting its buffer (e.g. 20us)");
+  c->add_option("--recv-start", o.recv_start, "receivers post their first buffers this late (e.g. 200us)");
+  c->add_option("--switches", o.run.switches, "switches in the chain (default 1)");
+  c->add_option("--limit", o.limit, "simulated-time limit for the workload (default 2s)");
+  c->add_option("--drain", o.drain, "quiet time before the leak check (default 20 x rto)");
+  add_protocol_options(c, o.run.grim);
+  c->add_flag("--bench", o.bench, "measure ping-pong latency and streaming bandwidth between two hosts instead");
+  c->add_option("--bench-sizes", o.bench_sizes, "message sizes of --bench (default 4,64,1K,4K,16K,64K,256K)");
+  c->add_option("--image", o.image, "firmware image (default: the built GRIM firmware)");
+  c->add_option("--set", o.sets, "parameter override key=value (repeatable; see sanvp params)");
+  c->add_option("--report", o.report, "report file (default grim_report.json)");
+  add_seed_option(c, w.seed, "random seed (default 1)");
+  c->add_option("--fw-trace", o.run.fw_trace_node, "instruction trace of node N's firmware");
+  c->add_option("--fw-trace-file", o.run.fw_trace_file, "write the instruction trace here (default stderr)");
+  c->add_flag("--fw-profile", o.run.fw_profile, "print a flat per-function firmware profile of each NIC");
+  return [c]() { return c->parsed() ? run() : -1; };
+}};
+
+}  // namespace
+}  // namespace sanvp::grim_host

@@ -1,0 +1,150 @@
+#include "platform/grim/grim_run.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "hw/base/error.hpp"
+#include "platform/grim/grim_stats.hpp"
+#include "platform/host/nic_network.hpp"
+
+namespace sanvp::grim_host {
+
+std::uint64_t GrimRunResult::total(grim::Stat s) const {
+  std::uint64_t t = 0;
+  for (const auto& n : nodes) t += n.stats[s];
+  return t;
+}
+
+namespace {
+
+// Modules live until the process ends (a SystemC kernel is not restarted).
+host::NicNetwork& make_network(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o) {
+  host::NicNetworkSpec spec;
+  spec.hosts = o.work.nodes;
+  spec.switches = o.switches;
+  spec.ports = static_cast<int>(SwitchParams::kPorts.get(pv));
+  spec.check = o.check;
+  auto* net = new host::NicNetwork(pv, o.work.seed, image, spec);
+  pv.check_all_used();
+  return *net;
+}
+
+class GrimRun {
+ public:
+  GrimRun(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o)
+      : o_(o), plan_(make_plan(o.work)), net_(make_network(pv, image, o)), scores_(static_cast<std::size_t>(o.work.nodes)) {}
+
+  GrimRunResult run() {
+    start_debug();
+    for (int n = 0; n < net_.hosts(); ++n) {
+      drv_.push_back(std::make_unique<GrimDriver>(net_.host(n), o_.grim));
+      net_.host(n).spawn("grim", [this, n] { run_node(*drv_[static_cast<std::size_t>(n)], n, plan_, o_.work, scores_[static_cast<std::size_t>(n)]); });
+    }
+    GrimRunResult r;
+    r.error = simulate(o_.limit, true);
+    r.finished = now_ps();
+    if (r.error.empty() && !all_done()) r.error = fmt::format("the hosts did not finish within {}", format_time(o_.limit));
+    if (r.error.empty()) r.error = simulate(r.finished + drain_time(), false);
+    r.end = now_ps();
+    collect(r);
+    r.report = run_report(r, o_);
+    r.table = run_table(r, o_);
+    if (o_.fw_profile)
+      for (int n = 0; n < net_.hosts(); ++n) r.table += fmt::format("firmware profile of n{}:\n{}", n, net_.nic(n).core().profile_report());
+    return r;
+  }
+
+ private:
+  Time drain_time() const { return o_.drain ? o_.drain : 20 * Time{o_.grim.rto_us} * kUs; }
+
+  bool all_done() const {
+    for (const auto& s : scores_)
+      if (!s.done) return false;
+    return true;
+  }
+
+  void start_debug() {
+    if (o_.fw_trace_node >= 0) {
+      if (o_.fw_trace_node >= net_.hosts()) throw UserError(fmt::format("--fw-trace: no node {}", o_.fw_trace_node));
+      std::ostream* os = &std::cerr;
+      if (!o_.fw_trace_file.empty()) {
+        trace_out_ = std::make_unique<std::ofstream>(o_.fw_trace_file);
+        if (!*trace_out_) throw UserError(fmt::format("--fw-trace-file: cannot create '{}'", o_.fw_trace_file));
+        os = trace_out_.get();
+      }
+      net_.nic(o_.fw_trace_node).core().enable_trace(os, {});
+    }
+    if (o_.fw_profile)
+      for (int n = 0; n < net_.hosts(); ++n) net_.nic(n).core().enable_profile();
+  }
+
+  // Runs to `until` (or, with stop_when_done, until every host is done); the error if any.
+  std::string simulate(Time until, bool stop_when_done) {
+    const Time step = 100 * kUs;
+    while (now_ps() < until && !(stop_when_done && all_done())) {
+      try {
+        sc_core::sc_start(sc_core::sc_time::from_value(std::min(step, until - now_ps())));
+      } catch (const std::exception& e) {
+        return e.what();
+      }
+      const std::string fault = firmware_fault();
+      if (!fault.empty()) return fault;
+      if (sc_core::sc_get_status() == sc_core::SC_STOPPED) return "the simulation stopped";
+    }
+    return {};
+  }
+
+  std::string firmware_fault() {
+    for (int n = 0; n < net_.hosts(); ++n) {
+      const auto& r = net_.nic(n).core().result();
+      if (r.outcome == nic::LanaiCore::Outcome::kFault) return fmt::format("n{}: {}", n, r.fault_report);
+      if (r.outcome == nic::LanaiCore::Outcome::kExited)
+        return fmt::format("n{}: firmware exited with code {} (console: {})", n, r.exit_code, net_.nic(n).sys().console_text());
+    }
+    return {};
+  }
+
+  void collect(GrimRunResult& r) {
+    for (int n = 0; n < net_.hosts(); ++n) {
+      nic::Nic& x = net_.nic(n);
+      NodeResult nr;
+      nr.score = scores_[static_cast<std::size_t>(n)];
+      const std::uint32_t hif = x.regs().mailbox();
+      for (std::uint32_t i = 0; hif && i < grim::kStatWords; ++i) nr.stats[i] = x.sram().read32(hif + grim::kHifStats + 4 * i);
+      nr.instructions = x.core().state().instret;
+      nr.packets_sent = x.send_dma().stats().packets;
+      nr.packets_received = x.recv_dma().stats().packets;
+      nr.leaked = nr.stats[grim::kStatPoolFree] != o_.grim.pool || nr.stats[grim::kStatSendFree] != o_.grim.send_buffers;
+      r.planned += plan_.expected[static_cast<std::size_t>(n)];
+      r.delivered += nr.score.received;
+      r.nodes.push_back(std::move(nr));
+    }
+    if (!r.error.empty()) {
+      r.exit_code = 3;
+      for (int n = 0; n < net_.hosts(); ++n) r.error += fmt::format("\n  n{}: {}", n, scores_[static_cast<std::size_t>(n)].phase);
+      return;
+    }
+    for (const auto& n : r.nodes) {
+      const NodeScore& s = n.score;
+      if (n.leaked || s.duplicates || s.out_of_order || s.corrupt || s.unexpected || s.send_errors || !s.errors.empty()) r.exit_code = 3;
+    }
+  }
+
+  const GrimRunOptions& o_;
+  Plan plan_;
+  host::NicNetwork& net_;
+  std::vector<NodeScore> scores_;
+  std::vector<std::unique_ptr<GrimDriver>> drv_;
+  std::unique_ptr<std::ofstream> trace_out_;
+};
+
+}  // namespace
+
+GrimRunResult run_grim(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o) {
+  check_config(o.grim);
+  return GrimRun(pv, image, o).run();
+}
+
+}  // namespace sanvp::grim_host

@@ -1,0 +1,50 @@
+// A GRIM run: hosts with NICs running the GRIM firmware on a chain of switches, the seeded
+// workload (grim_workload.hpp) on every host, then a drain period with no host activity and a
+// leak check: every pool and send buffer back, nothing left to acknowledge. Link faults come
+// from the parameters (fault.drop, fault.corrupt, fault.truncate, fault.cuts). Used by the tests
+// (tb/grim) and `sanvp grim run`.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "hw/base/params.hpp"
+#include "platform/fw/image.hpp"
+#include "platform/grim/grim_workload.hpp"
+
+namespace sanvp::grim_host {
+
+struct GrimRunOptions {
+  WorkloadOptions work;
+  GrimConfig grim;
+  int switches = 1;
+  Time limit = 2000 * kMs;   // simulated time for the workload
+  Time drain = 0;            // after it, before the leak check (0: 20 x the retransmission timeout)
+  bool check = true;         // the fabric's work-conservation monitor
+  int fw_trace_node = -1;    // instruction trace of this node's firmware
+  std::string fw_trace_file;
+  bool fw_profile = false;
+};
+
+struct NodeResult {
+  NodeScore score;
+  Stats stats{};             // the firmware's counters after the drain (read from SRAM)
+  std::uint64_t instructions = 0, packets_sent = 0, packets_received = 0;
+  bool leaked = false;       // a pool or send buffer not back after the drain
+};
+
+struct GrimRunResult {
+  int exit_code = 0;         // 0 ok, 3 simulation failure (fault, hang, scoreboard error, leak)
+  std::string error;
+  std::vector<NodeResult> nodes;
+  std::uint64_t planned = 0, delivered = 0;
+  Time finished = 0, end = 0;
+  nlohmann::json report;
+  std::string table;
+  std::uint64_t total(grim::Stat s) const;  // summed over the nodes
+};
+
+GrimRunResult run_grim(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o);
+
+}  // namespace sanvp::grim_host

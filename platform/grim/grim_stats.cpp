@@ -1,0 +1,55 @@
+#include "platform/grim/grim_stats.hpp"
+
+#include <fmt/format.h>
+
+namespace sanvp::grim_host {
+
+const char* stat_name(std::uint32_t i) {
+  static const char* const kNames[grim::kStatWords] = {
+      "data_sent",     "retransmits", "acks_sent", "nacks_sent",        "acks_received", "nacks_received", "timeouts",
+      "bad_dropped",   "gap_dropped", "dup_dropped", "nobuf_dropped",   "accepted",      "delivered",      "pool_free",
+      "pool_min_free", "send_free",   "misrouted", "backoffs",          "error"};
+  return i < grim::kStatWords ? kNames[i] : "?";
+}
+
+nlohmann::json run_report(const GrimRunResult& r, const GrimRunOptions& o) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (std::size_t n = 0; n < r.nodes.size(); ++n) {
+    const NodeResult& x = r.nodes[n];
+    nlohmann::json fw = nlohmann::json::object();
+    for (std::uint32_t i = 0; i < grim::kStatWords; ++i) fw[stat_name(i)] = x.stats[i];
+    const NodeScore& s = x.score;
+    nodes.push_back({{"node", n}, {"finished", s.done}, {"messages_sent", s.sent}, {"messages_received", s.received},
+                     {"bytes_received", s.bytes}, {"duplicates", s.duplicates}, {"out_of_order", s.out_of_order},
+                     {"corrupt", s.corrupt}, {"unexpected", s.unexpected}, {"send_errors", s.send_errors}, {"errors", s.errors},
+                     {"leaked", x.leaked}, {"firmware", fw}, {"instructions", x.instructions},
+                     {"packets_sent", x.packets_sent}, {"packets_received", x.packets_received}});
+  }
+  nlohmann::json j{{"seed", o.work.seed},          {"nodes_count", o.work.nodes}, {"channels", o.work.channels},
+                   {"messages_per_sender", o.work.messages}, {"planned", r.planned},   {"delivered", r.delivered},
+                   {"finished_ps", r.finished},    {"end_ps", r.end},             {"exit_code", r.exit_code},
+                   {"nodes", nodes}};
+  if (!r.error.empty()) j["error"] = r.error;
+  return j;
+}
+
+std::string run_table(const GrimRunResult& r, const GrimRunOptions& o) {
+  std::string t = fmt::format("GRIM: {} nodes, {} channels, {} messages per sender ({}..{} B), mtu {}, seed {}\n", o.work.nodes,
+                              o.work.channels, o.work.messages, o.work.min_size, o.work.max_size, o.grim.mtu, o.work.seed);
+  t += fmt::format("delivered {} of {} messages; hosts done at {}, drained to {}\n", r.delivered, r.planned, format_time(r.finished),
+                   format_time(r.end));
+  t += fmt::format("{:>4} {:>9} {:>9} {:>8} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>6} {:>5} {:>12}\n", "node", "data", "retrans",
+                   "acks", "nacks", "tmouts", "bad", "gap", "dup", "nobuf", "pool", "leak", "instructions");
+  for (std::size_t n = 0; n < r.nodes.size(); ++n) {
+    const Stats& s = r.nodes[n].stats;
+    t += fmt::format("{:>4} {:>9} {:>9} {:>8} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>6} {:>5} {:>12}\n", n, s[grim::kStatDataSent],
+                     s[grim::kStatRetransmits], s[grim::kStatAcksSent], s[grim::kStatNacksSent], s[grim::kStatTimeouts],
+                     s[grim::kStatBadDropped], s[grim::kStatGapDropped], s[grim::kStatDupDropped], s[grim::kStatNoBufDropped],
+                     fmt::format("{}/{}", s[grim::kStatPoolMin], o.grim.pool), r.nodes[n].leaked ? "YES" : "no", r.nodes[n].instructions);
+    for (const auto& e : r.nodes[n].score.errors) t += "     " + e + "\n";
+  }
+  if (!r.error.empty()) t += "error: " + r.error + "\n";
+  return t;
+}
+
+}  // namespace sanvp::grim_host
