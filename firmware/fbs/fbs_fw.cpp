@@ -10,6 +10,7 @@
 // of a round to the last slot before the next one. Slot boundaries are marked with probes
 // (measurement only: the platform records global time beside them).
 #include "firmware/fbs/fbs_proto.h"
+#include "fw/hostif.h"
 #include "fw/nic.h"
 #include "fw/routes.h"
 
@@ -164,17 +165,8 @@ bool syncing(uint32_t round) { return cfg.free_run_after == kNever || round < cf
   done_block[kDoneRefused] = refused;
   done_block[kDoneReceived] = nic::rx_tail();
   done_block[kDoneSent] = sent;
-  nic::HdmaDesc& d = hdma_ring[0];
-  d.local = reinterpret_cast<uintptr_t>(done_block);
-  d.host = cfg.done_host;
-  d.length = sizeof(done_block);
-  d.control = 0;
-  nic::hdma_set_head(1);
-  nic::irq_mask(nic::kIrqRxDone);
-  while (true) {  // keep the receiver going: late packets of other NICs still arrive
-    nic::irq_ack(nic::wait());
-    recycle_rx();
-  }
+  fw::hostif::post_completion(hdma_ring, done_block, sizeof(done_block), cfg.done_host);
+  fw::hostif::drain_receiver(rx_ring, kRxN, rx_done);
 }
 
 // The slot loop: n is the slot whose boundary comes next, at RTC `deadline`, at position pos of
@@ -241,9 +233,7 @@ int main() {
   hif[kHifMaxSlots / 4] = kMaxSyncSlots;
   nic::hdma_setup(hdma_ring, 2);
   nic::sq_setup(sq, kSendN);
-  nic::irq_mask(nic::kIrqDoorbell);
-  nic::publish(reinterpret_cast<uintptr_t>(hif));
-  while (!hif[kHifGo / 4]) nic::irq_ack(nic::wait());
+  fw::hostif::publish_and_wait(hif, kHifGo / 4);
   const bool ok = read_config();
   if (!alloc_buffers()) finish(kErrSram);
   if (!ok) finish(kErrConfig);

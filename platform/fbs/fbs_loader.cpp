@@ -5,6 +5,7 @@
 #include "firmware/fbs/fbs_proto.h"
 #include "hw/base/error.hpp"
 #include "hw/base/sim_time.hpp"
+#include "platform/host/host_apps.hpp"
 #include "platform/host/host_interface_driver.hpp"
 
 namespace sanvp::fbs {
@@ -20,23 +21,18 @@ class Loader : public host::HostInterfaceDriver {
   NodeOutcome run(const NodePlan& p, host::AppResult& res) {
     res.phase = "waiting for the FBS firmware's host interface";
     attach(abi::kHifMagic, "FBS firmware");
-    const std::uint32_t version = host_.pio_read(hif(abi::kHifVersion));
+    check_version(abi::kHifVersion, abi::kVersion, "FBS firmware");
     const std::uint32_t max_slots = host_.pio_read(hif(abi::kHifMaxSlots));
-    if (version != abi::kVersion)
-      throw SimError(fmt::format("{}: FBS firmware speaks interface version {}, this host {}", host_.name(), version, abi::kVersion));
     if (p.table.size() > max_slots)
       throw SimError(fmt::format("{}: the schedule has {} sync slots, the firmware takes at most {}", host_.name(), p.table.size(), max_slots));
-    const std::uint64_t done = alloc_dma_area(4 * abi::kDoneWords);
-    if (done + 4 * abi::kDoneWords > (std::uint64_t{1} << 32))
-      throw SimError(fmt::format("{}: host memory for the completion block lies above 4 GiB", host_.name()));
+    const std::uint64_t done = alloc_completion(abi::kDoneWords);
     res.phase = "loading the schedule";
     const std::uint32_t free_run = p.sync_rounds ? p.sync_rounds : abi::kNever;
     hif_write(abi::kHifSlotTicks, {p.slot_ticks, p.packet_len, static_cast<std::uint32_t>(p.table.size()), p.period, p.rounds,
                                    static_cast<std::uint32_t>(p.start >> 32), static_cast<std::uint32_t>(p.start), p.probe_every,
                                    static_cast<std::uint32_t>(done), free_run});
     hif_write(abi::kHifTable, p.table);
-    hif_write(abi::kHifGo, {1});
-    ring_doorbell(1);
+    start_firmware(abi::kHifGo);
     res.phase = "synchronizing (waiting for the firmware's completion)";
     wait_for_word(done, abi::kDoneMagic);
     NodeOutcome o;
@@ -66,14 +62,8 @@ std::string error_text(std::uint32_t code) {
 }
 
 void run_loader(host::Host& host, const NodePlan& plan, NodeOutcome& out, host::AppResult& res) {
-  res.started = now_ps();
   Loader loader(host);
-  out = loader.run(plan, res);
-  res.finished = now_ps();
-  res.sent = out.sent;
-  res.received = out.received;
-  res.done = true;
-  res.phase = "done";
+  out = host::run_as_app(res, [&] { return loader.run(plan, res); });
   if (out.error != abi::kErrNone)
     throw SimError(fmt::format("{}: FBS firmware stopped: {}", host.name(), error_text(out.error)));
 }

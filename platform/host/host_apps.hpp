@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/base/sim_time.hpp"
 #include "platform/host/msg_driver.hpp"
 
 namespace sanvp::host {
@@ -59,6 +60,20 @@ struct AppResult {
   std::vector<Time> latency;            // one-way latency samples (ps)
   std::vector<std::string> errors;      // first few bad messages
 };
+
+// Runs a host program's `body` (returning an outcome with `sent` and `received` counts) as the
+// node's application: its start and finish times, counts and done phase go into `res`.
+template <class Body>
+auto run_as_app(AppResult& res, Body body) {
+  res.started = now_ps();
+  auto out = body();
+  res.finished = now_ps();
+  res.sent = out.sent;
+  res.received = out.received;
+  res.done = true;
+  res.phase = "done";
+  return out;
+}
 
 // Shared by the applications of one run: when each stream message was posted, so that a sink
 // can measure one-way latency (send post -> completion noticed) across hosts.

@@ -61,4 +61,22 @@ void HostInterfaceDriver::wait_for_word(std::uint64_t addr, std::uint32_t value)
 
 void HostInterfaceDriver::call_cost() { wait_for(host_.config().call); }
 
+void HostInterfaceDriver::check_version(std::uint32_t off, std::uint32_t expected, const char* firmware) {
+  const std::uint32_t version = host_.pio_read(hif(off));
+  if (version != expected)
+    throw SimError(fmt::format("{}: {} speaks interface version {}, this host {}", host_.name(), firmware, version, expected));
+}
+
+std::uint64_t HostInterfaceDriver::alloc_completion(std::uint32_t words) {
+  const std::uint64_t done = alloc_dma_area(4ull * words);
+  if (done + 4ull * words > (std::uint64_t{1} << 32))
+    throw SimError(fmt::format("{}: host memory for the completion block lies above 4 GiB", host_.name()));
+  return done;
+}
+
+void HostInterfaceDriver::start_firmware(std::uint32_t go_off) {
+  hif_write(go_off, {1});
+  ring_doorbell(1);
+}
+
 }  // namespace sanvp::host

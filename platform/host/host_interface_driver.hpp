@@ -47,6 +47,14 @@ class HostInterfaceDriver {
   // its interrupt with host.notify=irq, else polling every host.poll (the write is noticed at
   // the first poll at or after it; only writes into addr's watched area wake the thread).
   void wait_for_word(std::uint64_t addr, std::uint32_t value);
+  // Reads the firmware's interface version at `off`; SimError naming `firmware` unless it is
+  // `expected` (a host and a firmware built from different contracts).
+  void check_version(std::uint32_t off, std::uint32_t expected, const char* firmware);
+  // A completion block of `words` words the firmware DMAs into host memory (alloc_dma_area),
+  // below 4 GiB because the firmware's descriptors carry 32-bit bus addresses.
+  std::uint64_t alloc_completion(std::uint32_t words);
+  // Writes 1 into the block's go word and rings the doorbell: the firmware starts.
+  void start_firmware(std::uint32_t go_off);
   // The software cost of one driver call (host.call).
   void call_cost();
 

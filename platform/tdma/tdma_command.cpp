@@ -11,6 +11,7 @@
 #include "platform/sim/report.hpp"
 #include "platform/tdma/schedule_report.hpp"
 #include "platform/tdma/schedule_run.hpp"
+#include "platform/tdma/sync_command.hpp"
 
 namespace sanvp::tdma {
 namespace {
@@ -57,7 +58,8 @@ const CommandRegistrar g_tdma{"tdma", [](CLI::App& app) -> CommandRun {
   sub->add_option("--set", o->sets, "override a parameter: key=value (tdma.*, see 'sanvp params')");
   sub->add_option("--rows", o->rows, "print at most this many slots of the table")->check(CLI::Range(std::int64_t{0}, std::int64_t{1000000}))->capture_default_str();
   sub->add_option("--json", o->json, "write the schedule, the admissions and the check to this JSON file");
-  return [o]() -> int { return schedule_command(*o); };
+  const SyncSubcommand sync = sync_subcommand(*tdma);  // sanvp tdma sync [TOPO]: platform/tdma/sync_command.cpp
+  return [o, sync]() -> int { return sync.app->parsed() ? sync.run() : schedule_command(*o); };
 }};
 
 }  // namespace

@@ -119,7 +119,7 @@ TEST_CASE("an unknown host application name is reported with file line and colum
                  "  - {id: 1, firmware: builtin:msg, host: {app: idle}}\n");
           }) == f + ":3:63: nodes[0].host.args[0]: stream: PEER n1 must run sink to receive the stream (it runs idle)");
   REQUIRE(error_of([&] { load("  - {id: 0, firmware: builtin:nope}\n"); }) ==
-          f + ":3:23: nodes[0].firmware: unknown built-in firmware 'nope' (known: builtin:msg, builtin:fbs, builtin:grim)");
+          f + ":3:23: nodes[0].firmware: unknown built-in firmware 'nope' (known: builtin:msg, builtin:fbs, builtin:grim, builtin:tdma)");
   fs::remove_all(d);
 }
 
