@@ -17,6 +17,7 @@ namespace grimfw {
 
 Config cfg;
 uint32_t my_node = 0;
+uint32_t work = 0;
 alignas(16) volatile uint32_t hif[kHifBytes / 4];
 
 namespace {
@@ -83,17 +84,35 @@ int main() {
   using namespace grimfw;
   start();
   uint32_t ev = nic::kIrqDoorbell;  // the host may have posted before go
+  bool hdma_irq = true;              // kIrqHdmaDone enabled (see hdma_waking)
+  // Order: what starts a DMA or puts a packet on the link first (the latency path: a new send
+  // starts its load, a loaded fragment goes out, an accepted packet is delivered), bookkeeping
+  // last.
   while (true) {
-    if (ev & nic::kIrqHdmaDone) hdma_completions();
-    if (ev & nic::kIrqSendDone) send_queue_completions();
-    if (ev & nic::kIrqRxDone) handle_received();
-    if (ev & nic::kIrqTimer0) on_timer();
-    if (ev & nic::kIrqTimer1) on_ack_timer();
     if (ev & nic::kIrqDoorbell) intake_host_sends();
-    flush_control();
-    if (ev & ~nic::kIrqTimer1) schedule_link();
-    if (ev & (nic::kIrqRxDone | nic::kIrqHdmaDone | nic::kIrqDoorbell)) deliver();
-    if (ev & ~nic::kIrqTimer1 & ~nic::kIrqTimer0) load_fragments();
+    if (ev & nic::kIrqHdmaDone) hdma_completions();
+    if (ev & nic::kIrqRxDone) handle_received();
+    if (work & kWorkDeliver) deliver();
+    if (ev & nic::kIrqSendDone) send_queue_completions();
+    if (ev & (nic::kIrqTimer0 | nic::kIrqTimer1)) {
+      if (ev & nic::kIrqTimer0) on_timer();
+      if (ev & nic::kIrqTimer1) on_ack_timer();
+    }
+    if (work & kWorkCtrl) flush_control();
+    if (work & kWorkLink) schedule_link();
+    if (work & kWorkLoad) load_fragments();
+    // Piggy-backed ACKs not needed yet are taken when a packet of ours has just left and no
+    // packet waits: the peer's answer is at least a round trip away, while after a delivery
+    // the host's next send may be a few microseconds away.
+    if ((work & kWorkAck) || ((ev & nic::kIrqSendDone) && acks_in.any() && !(nic::irq_status() & nic::kIrqRxDone))) take_acks();
+    if ((hdma_waking != 0) != hdma_irq) {
+      hdma_irq = !hdma_irq;
+      if (hdma_irq) {  // take the completions that came in masked now, not in a pass of their own
+        nic::irq_ack(nic::kIrqHdmaDone);
+        hdma_completions();
+      }
+      nic::irq_mask(hdma_irq ? kEvents : kEvents & ~nic::kIrqHdmaDone);
+    }
     ev = nic::wait();
     nic::irq_ack(ev);
   }

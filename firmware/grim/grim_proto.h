@@ -91,13 +91,15 @@ inline constexpr uint32_t kMaxNodes = 16;
 //   +8  seq: DATA its sequence number in (src, dst, channel); ACK/NACK the next one expected
 //   +12 epoch (1): DATA the sender's rollback count, NACK the epoch of the packet it answers;
 //       flags (1); fragment bytes (2)
-//   +16 tag, +20 total message length, +24 fragment offset, +28 reserved   (DATA only)
+//   +16 tag, +20 total message length, +24 fragment offset,                (DATA only)
+//   +28 piggy-backed ACK: the next sequence number the sender expects on the reverse stream
+//       (from this packet's destination, same channel), written when the packet is queued
 inline constexpr uint16_t kPacketType = 0x0600;
 inline constexpr uint32_t kKindData = 1, kKindAck = 2, kKindNack = 3;
 inline constexpr uint32_t kFlagFirst = 1, kFlagLast = 2;  // DATA
 inline constexpr uint32_t kNackNoBuf = 1, kNackGap = 2;   // NACK: why (no buffer: back off)
 inline constexpr uint32_t kOffSrc = 2, kOffDst = 4, kOffSeq = 8, kOffEpoch = 12, kOffTag = 16, kOffTotal = 20,
-                          kOffFragment = 24, kDataHeader = 32;
+                          kOffFragment = 24, kOffAck = 28, kDataHeader = 32;
 inline constexpr uint32_t kCtrlBytes = 16;
 
 inline constexpr uint32_t kDefaultMtu = 4096;

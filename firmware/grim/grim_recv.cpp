@@ -15,18 +15,14 @@
 
 namespace grimfw {
 
+uint32_t fifo_head = 0, fifo_tail = 0, ctrl_head = 0, ctrl_tail = 0;
+RxStream rx[kStreams];
+
 namespace {
 constexpr uint32_t kRingMax = 8;
 constexpr uint32_t kBufsMax = kRingMax + kMaxPool;
 constexpr uint32_t kFifoN = 128;  // >= kBufsMax, power of two
-constexpr uint8_t kNeedAck = 1, kNeedNack = 2;
 
-struct RxStream {
-  uint32_t expected, nack_seq, unacked;
-  uint32_t host, cap, slot;  // receive buffer of the message being delivered
-  uint8_t nack_epoch, nacked, need, nack_why, queued, truncated;
-};
-RxStream rx[kStreams];
 
 alignas(8) nic::RxDesc ring[kRingMax];
 uint8_t ring_buf[kRingMax];
@@ -34,26 +30,24 @@ uint8_t* mem[kBufsMax];
 uint8_t pool_free[kBufsMax];
 uint32_t n_free = 0, rx_proc = 0, rq_cons = 0;
 uint8_t fifo[kFifoN];  // accepted packets in arrival order, waiting for delivery
-uint32_t fifo_head = 0, fifo_tail = 0;
-
 uint8_t ctrl_list[kStreams];  // streams with an ACK or NACK to send
-uint32_t ctrl_head = 0, ctrl_tail = 0;
 alignas(8) uint8_t ctrl_mem[kCtrlN][kRoutePad + kCtrlBytes];
 uint32_t ctrl_free_mask = (1u << kCtrlN) - 1;
 bool ack_timer = false;
 StreamMask ack_later;  // streams with accepted packets waiting for the ACK delay
 
 void want(uint32_t s, uint8_t what) {
-  RxStream& r = rx[s];
+  RxStream& r = *pin(&rx[s]);
   r.need |= what;
   if (r.queued) return;
   r.queued = 1;
   ctrl_list[ctrl_tail++ & (kStreams - 1)] = static_cast<uint8_t>(s);
+  work |= kWorkCtrl;
 }
 
 // NACK the expected packet once per sender epoch (the sender rolls back and bumps it).
 void nack(uint32_t s, uint32_t epoch, uint8_t why) {
-  RxStream& r = rx[s];
+  RxStream& r = *pin(&rx[s]);
   if (r.nacked && r.nack_seq == r.expected && r.nack_epoch == epoch) return;
   r.nacked = 1;
   r.nack_seq = r.expected;
@@ -65,12 +59,13 @@ void nack(uint32_t s, uint32_t epoch, uint8_t why) {
 void accept(uint32_t i, uint32_t s) {
   const uint32_t f = pool_free[--n_free];
   fifo[fifo_tail++ & (kFifoN - 1)] = ring_buf[i];
+  work |= kWorkDeliver;
   ring_buf[i] = static_cast<uint8_t>(f);
   ring[i].buffer = reinterpret_cast<uintptr_t>(mem[f]);
   stat_add(kStatAccepted);
   stat_add(kStatPoolFree, ~0u);
   if (n_free < hif[kHifStats / 4 + kStatPoolMin]) hif[kHifStats / 4 + kStatPoolMin] = n_free;
-  RxStream& r = rx[s];
+  RxStream& r = *pin(&rx[s]);
   ++r.expected;
   if (++r.unacked >= (cfg.window >> 1)) {
     want(s, kNeedAck);
@@ -86,7 +81,8 @@ void accept(uint32_t i, uint32_t s) {
 void data_packet(uint32_t i, const uint8_t* p, uint32_t len, uint32_t s) {
   const uint32_t w3 = r32(p, kOffEpoch);
   if (len != kDataHeader + (w3 & 0xFFFF)) { stat_add(kStatBadDropped); return; }
-  RxStream& r = rx[s];
+  piggybacked_ack(s, r32(p, kOffAck));  // valid on any undamaged packet
+  RxStream& r = *pin(&rx[s]);
   const int32_t d = diff(r32(p, kOffSeq), r.expected);
   if (d < 0) {
     stat_add(kStatDupDropped);
@@ -173,10 +169,26 @@ void on_ack_timer() {
   ack_later.w[0] = ack_later.w[1] = 0;
 }
 
+void ack_sent(uint32_t s) {
+  RxStream& r = *pin(&rx[s]);
+  r.need &= ~kNeedAck;  // a queued NACK still goes out
+  if (!r.unacked) return;
+  r.unacked = 0;
+  ack_later.clear(s);
+  if (ack_timer && !ack_later.any()) {  // spare the wake-up
+    nic::timer_arm(1, 0);
+    ack_timer = false;
+  }
+}
+
 void flush_control() {
   while (ctrl_head != ctrl_tail && ctrl_free_mask && sq_free()) {
     const uint32_t s = ctrl_list[ctrl_head++ & (kStreams - 1)];
-    RxStream& r = rx[s];
+    RxStream& r = *pin(&rx[s]);
+    if (r.need == 0) {  // a data packet carried the ACK
+      r.queued = 0;
+      continue;
+    }
     const uint32_t k = 31 - __builtin_clz(ctrl_free_mask);
     ctrl_free_mask &= ~(1u << k);
     const sanvp::route_abi::RouteEntry& rt = fw::route_to(s >> 2);
@@ -195,6 +207,7 @@ void flush_control() {
     ack_later.clear(s);
     post_packet(p - rt.len, rt.len + kCtrlBytes, rt.len, static_cast<uint8_t>(0x80 | k));
   }
+  if (ctrl_head == ctrl_tail) work &= ~kWorkCtrl;
 }
 
 void control_sent(uint32_t k) { ctrl_free_mask |= 1u << k; }
@@ -207,7 +220,7 @@ void deliver() {
     const uint32_t s = (r32(p, 0) & 0xFFFF) << 2 | (r32(p, kOffDst) & 0xFF);
     const uint32_t w3 = r32(p, kOffEpoch), n = w3 & 0xFFFF, flags = (w3 >> 16) & 0xFF;
     const uint32_t total = r32(p, kOffTotal), off = r32(p, kOffFragment);
-    RxStream& r = rx[s];
+    RxStream& r = *pin(&rx[s]);
     if (flags & kFlagFirst) {
       if (rq_cons == hif[kHifRqProd / 4]) return;  // no receive buffer posted: retried on the doorbell
       const volatile uint32_t* e = &hif[kHifRq / 4 + (rq_cons & (kRqEntries - 1)) * (kRqEntryBytes / 4)];
@@ -218,10 +231,12 @@ void deliver() {
     }
     uint32_t put = 0;
     if (off < r.cap) put = r.cap - off < n ? r.cap - off : n;
-    const uint32_t what = kActDeliver | ((flags & kFlagLast) ? kActLast : 0) | (r.truncated ? kActTruncated : 0) | b << 16 | s << 24;
-    hdma_queue(p + kDataHeader, r.host + off, put, 0, what, r.truncated ? r.cap : total, r32(p, kOffTag), r.slot);
+    const uint32_t what = kActDeliver | b << 16 | s << 24;
+    hdma_queue(p + kDataHeader, r.host + off, put, 0, what);
+    if (flags & kFlagLast) post_cq(r.truncated ? kCqRecvTruncated : kCqRecv, s, r.truncated ? r.cap : total, r32(p, kOffTag), r.slot);
     ++fifo_head;
   }
+  if (fifo_head == fifo_tail) work &= ~kWorkDeliver;
 }
 
 void fragment_delivered(uint32_t b) {

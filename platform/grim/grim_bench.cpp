@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fstream>
 #include <memory>
 
 #include "hw/base/error.hpp"
+#include "platform/grim/grim_run.hpp"
 #include "platform/grim/grim_stats.hpp"
 #include "platform/host/nic_network.hpp"
 
@@ -34,6 +36,7 @@ class Bench {
       drv_[h] = std::make_unique<GrimDriver>(net_.host(h), o_.grim);
       if (o_.fw_profile) net_.nic(h).core().enable_profile();
     }
+    start_trace();
     net_.host(0).spawn("grim", [this] { side0(); });
     net_.host(1).spawn("grim", [this] { side1(); });
     while (!(done_[0] && done_[1]) && now_ps() < o_.limit) {
@@ -67,6 +70,12 @@ class Bench {
     return *net;
   }
 
+  // Traces both phases: run `--bench-sizes 4` to see a ping-pong instruction by instruction
+  // (the report's `pings` give the hosts' send and receive times to line it up with).
+  void start_trace() {
+    if (o_.fw_trace_node >= 0) start_fw_trace(net_, o_.fw_trace_node, 2, o_.fw_trace_file, trace_out_);
+  }
+
   std::uint32_t max_size() const { return *std::max_element(o_.sizes.begin(), o_.sizes.end()); }
 
   // Node 0: pings, then streams to node 1 once node 1 says its buffers are posted.
@@ -82,6 +91,7 @@ class Bench {
         d.send(1, 0, sbuf, row.size, 2 * i);
         d.wait_for(grim::kCqRecv);
         if (i > 0) row.rtt_total += now_ps() - t0;
+        pings_.push_back({{"size", row.size}, {"sent_ps", t0}, {"received_ps", now_ps()}});
         d.wait_for(grim::kCqSent);
       }
       row.iters = o_.iterations;
@@ -134,6 +144,8 @@ class Bench {
   std::vector<Row> rows_;
   std::unique_ptr<GrimDriver> drv_[2];
   bool done_[2] = {false, false};
+  std::unique_ptr<std::ofstream> trace_out_;
+  nlohmann::json pings_ = nlohmann::json::array();  // host 0's send and receive time per round trip
 };
 
 void Bench::report(GrimBenchResult& r) {
@@ -160,6 +172,7 @@ void Bench::report(GrimBenchResult& r) {
     if (o_.fw_profile) t += fmt::format("firmware profile of n{}:\n{}", h, net_.nic(h).core().profile_report());
   }
   r.report["table"] = rows;
+  r.report["pings"] = pings_;
   r.table = t;
 }
 

@@ -17,9 +17,11 @@ struct GrimBenchOptions {
   GrimConfig grim;
   int switches = 1;
   std::vector<std::uint32_t> sizes;
-  int iterations = 4;      // round trips per size after one warm-up
+  int iterations = 8;      // round trips per size after one warm-up
   std::uint64_t seed = 1;
   bool fw_profile = false;
+  int fw_trace_node = -1;  // instruction trace of this node's firmware (both phases)
+  std::string fw_trace_file;
   Time limit = 10000 * kMs;
 };
 

@@ -24,6 +24,7 @@ struct Opts {
   std::string report = "grim_report.json";
   bool bench = false;
   std::string bench_sizes = "4,64,1K,4K,16K,64K,256K";
+  int iterations = 8;  // one window of piggy-backed ACKs: their batch is in the average
 };
 
 Opts& opts() {
@@ -41,12 +42,15 @@ void parse_sizes(const std::string& s, WorkloadOptions& w) {
 }
 
 int run_bench(ParamValues& pv, const fw::Image& im, Report& rep, const Report::Output& report) {
-  if (opts().run.fw_trace_node >= 0) throw UserError("--fw-trace traces a run, not --bench (use --fw-profile)");
   GrimBenchOptions b;
   b.grim = opts().run.grim;
   b.switches = opts().run.switches;
   b.seed = opts().run.work.seed;
   b.fw_profile = opts().run.fw_profile;
+  b.iterations = opts().iterations;
+  if (b.iterations < 1) throw UserError(fmt::format("--iterations: {} is not a positive count", b.iterations));
+  b.fw_trace_node = opts().run.fw_trace_node;
+  b.fw_trace_file = opts().run.fw_trace_file;
   for (std::size_t pos = 0; pos < opts().bench_sizes.size();) {
     const auto comma = opts().bench_sizes.find(',', pos);
     std::string t = opts().bench_sizes.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
@@ -104,17 +108,21 @@ const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
   c->add_option("--sizes", o.sizes, "message sizes MIN:MAX in bytes, uniform (default 1:8192)");
   c->add_option("--recv-delay", o.recv_delay, "host work per received message before re-posting its buffer (e.g. 20us)");
   c->add_option("--recv-start", o.recv_start, "receivers post their first buffers this late (e.g. 200us)");
+  c->add_option("--host-credits", w.host_credits,
+                 "host-level credit flow control instead of GRIM's optimistic NI flow control: packets in flight per destination, "
+                 "e.g. NI buffers / nodes (default 0: off)");
   c->add_option("--switches", o.run.switches, "switches in the chain (default 1)");
   c->add_option("--limit", o.limit, "simulated-time limit for the workload (default 2s)");
   c->add_option("--drain", o.drain, "quiet time before the leak check (default 20 x rto)");
   add_protocol_options(c, o.run.grim);
   c->add_flag("--bench", o.bench, "measure ping-pong latency and streaming bandwidth between two hosts instead");
   c->add_option("--bench-sizes", o.bench_sizes, "message sizes of --bench (default 4,64,1K,4K,16K,64K,256K)");
+  c->add_option("--iterations", o.iterations, "ping-pong round trips per size of --bench, after one warm-up (default 8)");
   c->add_option("--image", o.image, "firmware image (default: the built GRIM firmware)");
   c->add_option("--set", o.sets, "parameter override key=value (repeatable; see sanvp params)");
   c->add_option("--report", o.report, "report file (default grim_report.json)");
   add_seed_option(c, w.seed, "random seed (default 1)");
-  c->add_option("--fw-trace", o.run.fw_trace_node, "instruction trace of node N's firmware");
+  c->add_option("--fw-trace", o.run.fw_trace_node, "instruction trace of node N's firmware (with --bench: node 0 or 1)");
   c->add_option("--fw-trace-file", o.run.fw_trace_file, "write the instruction trace here (default stderr)");
   c->add_flag("--fw-profile", o.run.fw_profile, "print a flat per-function firmware profile of each NIC");
   return [c]() { return c->parsed() ? run() : -1; };

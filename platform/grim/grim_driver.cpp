@@ -82,6 +82,18 @@ GrimDriver::Completion GrimDriver::wait_completion() {
   return c;
 }
 
+bool GrimDriver::poll_completion(Completion& c) {
+  if (pending_.empty()) {
+    const std::uint64_t e = cq_ + ((cq_next_ - 1) % cq_entries_) * grim::kCqEntryBytes;
+    if (host_.memory().read_be32(e) != cq_next_) return false;
+    pending_.push_back(next_from_queue());
+    call_cost();
+  }
+  c = pending_.front();
+  pending_.pop_front();
+  return true;
+}
+
 GrimDriver::Completion GrimDriver::wait_for(std::uint32_t kind) {
   const auto is = [kind](const Completion& c) { return c.kind == kind || (kind == grim::kCqRecv && c.kind == grim::kCqRecvTruncated); };
   const auto it = std::find_if(pending_.begin(), pending_.end(), is);

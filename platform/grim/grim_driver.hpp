@@ -51,6 +51,8 @@ class GrimDriver : public host::HostInterfaceDriver {
   // Blocks until a completion of `kind` arrives (a truncated receive is a receive); the others
   // are kept, in order, for later calls.
   Completion wait_for(std::uint32_t kind);
+  // The next completion if there is one, without blocking.
+  bool poll_completion(Completion& c);
   std::uint32_t sends_outstanding() const { return sq_.produced - sends_done_; }
   std::uint32_t recvs_posted() const { return rq_.produced - recvs_done_; }
   std::uint32_t hif_address() const { return hif(0); }

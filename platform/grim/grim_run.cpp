@@ -34,13 +34,20 @@ host::NicNetwork& make_network(ParamValues& pv, const fw::Image& image, const Gr
 class GrimRun {
  public:
   GrimRun(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o)
-      : o_(o), plan_(make_plan(o.work)), net_(make_network(pv, image, o)), scores_(static_cast<std::size_t>(o.work.nodes)) {}
+      : o_(o), plan_(make_plan(o.work)), net_(make_network(pv, image, o)), scores_(static_cast<std::size_t>(o.work.nodes)),
+        credits_(o.work.nodes, o.work.host_credits, o.grim.mtu) {
+    // Refused before the run: a message larger than the credits could never be injected.
+    if (credits_.enabled() && credits_.packets(o.work.max_size) > o.work.host_credits)
+      throw UserError(fmt::format("--host-credits {}: a {}-byte message (--sizes) is {} packets of the {}-byte mtu; give at least that many credits "
+                                  "or smaller messages", o.work.host_credits, o.work.max_size, credits_.packets(o.work.max_size),
+                                  o.grim.mtu ? o.grim.mtu : grim::kDefaultMtu));
+  }
 
   GrimRunResult run() {
     start_debug();
     for (int n = 0; n < net_.hosts(); ++n) {
       drv_.push_back(std::make_unique<GrimDriver>(net_.host(n), o_.grim));
-      net_.host(n).spawn("grim", [this, n] { run_node(*drv_[static_cast<std::size_t>(n)], n, plan_, o_.work, scores_[static_cast<std::size_t>(n)]); });
+      net_.host(n).spawn("grim", [this, n] { run_node(*drv_[static_cast<std::size_t>(n)], n, plan_, o_.work, scores_[static_cast<std::size_t>(n)], credits_); });
     }
     GrimRunResult r;
     r.error = simulate(o_.limit, true);
@@ -49,6 +56,7 @@ class GrimRun {
     if (r.error.empty()) r.error = simulate(r.finished + drain_time(), false);
     r.end = now_ps();
     collect(r);
+    r.credit_waits = credits_.waits;
     r.report = run_report(r, o_);
     r.table = run_table(r, o_);
     if (o_.fw_profile)
@@ -66,16 +74,7 @@ class GrimRun {
   }
 
   void start_debug() {
-    if (o_.fw_trace_node >= 0) {
-      if (o_.fw_trace_node >= net_.hosts()) throw UserError(fmt::format("--fw-trace: no node {}", o_.fw_trace_node));
-      std::ostream* os = &std::cerr;
-      if (!o_.fw_trace_file.empty()) {
-        trace_out_ = std::make_unique<std::ofstream>(o_.fw_trace_file);
-        if (!*trace_out_) throw UserError(fmt::format("--fw-trace-file: cannot create '{}'", o_.fw_trace_file));
-        os = trace_out_.get();
-      }
-      net_.nic(o_.fw_trace_node).core().enable_trace(os, {});
-    }
+    if (o_.fw_trace_node >= 0) start_fw_trace(net_, o_.fw_trace_node, net_.hosts(), o_.fw_trace_file, trace_out_);
     if (o_.fw_profile)
       for (int n = 0; n < net_.hosts(); ++n) net_.nic(n).core().enable_profile();
   }
@@ -136,11 +135,23 @@ class GrimRun {
   Plan plan_;
   host::NicNetwork& net_;
   std::vector<NodeScore> scores_;
+  HostCredits credits_;
   std::vector<std::unique_ptr<GrimDriver>> drv_;
   std::unique_ptr<std::ofstream> trace_out_;
 };
 
 }  // namespace
+
+void start_fw_trace(host::NicNetwork& net, int node, int nodes, const std::string& file, std::unique_ptr<std::ofstream>& holder) {
+  if (node >= nodes) throw UserError(fmt::format("--fw-trace: no node {} (nodes 0..{})", node, nodes - 1));
+  std::ostream* os = &std::cerr;
+  if (!file.empty()) {
+    holder = std::make_unique<std::ofstream>(file);
+    if (!*holder) throw UserError(fmt::format("--fw-trace-file: cannot create '{}'", file));
+    os = holder.get();
+  }
+  net.nic(node).core().enable_trace(os, {});
+}
 
 GrimRunResult run_grim(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o) {
   check_config(o.grim);

@@ -5,6 +5,8 @@
 // (tb/grim) and `sanvp grim run`.
 #pragma once
 #include <cstdint>
+#include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -12,6 +14,10 @@
 #include "hw/base/params.hpp"
 #include "platform/fw/image.hpp"
 #include "platform/grim/grim_workload.hpp"
+
+namespace sanvp::host {
+class NicNetwork;
+}
 
 namespace sanvp::grim_host {
 
@@ -39,6 +45,7 @@ struct GrimRunResult {
   std::string error;
   std::vector<NodeResult> nodes;
   std::uint64_t planned = 0, delivered = 0;
+  std::uint64_t credit_waits = 0;  // host credits: messages that had to wait for a credit
   Time finished = 0, end = 0;
   nlohmann::json report;
   std::string table;
@@ -46,5 +53,9 @@ struct GrimRunResult {
 };
 
 GrimRunResult run_grim(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o);
+
+// Starts the instruction trace of `node`'s firmware on `net` into `file` (stderr if empty;
+// `holder` keeps the file open); `nodes` is how many the caller has.
+void start_fw_trace(host::NicNetwork& net, int node, int nodes, const std::string& file, std::unique_ptr<std::ofstream>& holder);
 
 }  // namespace sanvp::grim_host

@@ -28,7 +28,7 @@ nlohmann::json run_report(const GrimRunResult& r, const GrimRunOptions& o) {
   nlohmann::json j{{"seed", o.work.seed},          {"nodes_count", o.work.nodes}, {"channels", o.work.channels},
                    {"messages_per_sender", o.work.messages}, {"planned", r.planned},   {"delivered", r.delivered},
                    {"finished_ps", r.finished},    {"end_ps", r.end},             {"exit_code", r.exit_code},
-                   {"nodes", nodes}};
+                   {"host_credits", o.work.host_credits}, {"credit_waits", r.credit_waits}, {"nodes", nodes}};
   if (!r.error.empty()) j["error"] = r.error;
   return j;
 }
@@ -36,6 +36,9 @@ nlohmann::json run_report(const GrimRunResult& r, const GrimRunOptions& o) {
 std::string run_table(const GrimRunResult& r, const GrimRunOptions& o) {
   std::string t = fmt::format("GRIM: {} nodes, {} channels, {} messages per sender ({}..{} B), mtu {}, seed {}\n", o.work.nodes,
                               o.work.channels, o.work.messages, o.work.min_size, o.work.max_size, o.grim.mtu, o.work.seed);
+  t += o.work.host_credits ? fmt::format("flow control: host credits, {} packet(s) in flight per destination ({} messages waited for one)\n",
+                                         o.work.host_credits, r.credit_waits)
+                           : std::string("flow control: optimistic, in the NIs (NACK and go-back-N)\n");
   t += fmt::format("delivered {} of {} messages; hosts done at {}, drained to {}\n", r.delivered, r.planned, format_time(r.finished),
                    format_time(r.end));
   t += fmt::format("{:>4} {:>9} {:>9} {:>8} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>6} {:>5} {:>12}\n", "node", "data", "retrans",

@@ -33,8 +33,8 @@ std::int64_t first_bad(host::Host& h, std::uint64_t addr, std::uint32_t tag, std
 
 class NodeRun {
  public:
-  NodeRun(GrimDriver& d, int node, const Plan& p, const WorkloadOptions& o, NodeScore& s)
-      : drv_(d), h_(d.host()), node_(static_cast<std::uint32_t>(node)), plan_(p), o_(o), sc_(s),
+  NodeRun(GrimDriver& d, int node, const Plan& p, const WorkloadOptions& o, NodeScore& s, HostCredits& c)
+      : drv_(d), h_(d.host()), node_(static_cast<std::uint32_t>(node)), plan_(p), o_(o), sc_(s), credits_(c),
         sends_(p.sends[static_cast<std::size_t>(node)]), expected_(p.expected[static_cast<std::size_t>(node)]) {}
 
   void run() {
@@ -47,7 +47,15 @@ class NodeRun {
     while (!spare_rbufs_.empty()) post_spare();
     while (sc_.sent + sc_.send_errors < sends_.size() || sc_.received < expected_) {
       send_more();
-      on_completion(drv_.wait_completion());
+      if (!credit_wait_) {
+        on_completion(drv_.wait_completion());
+        continue;
+      }
+      // The next message waits for a credit, which is no completion of ours: take completions
+      // as they come, else sleep until credits return (or the next poll).
+      GrimDriver::Completion c;
+      if (drv_.poll_completion(c)) on_completion(c);
+      else sc_core::wait(sc_core::sc_time::from_value(kUs), credits_.returned(node_));
     }
     sc_.done = true;
     sc_.finished = now_ps();
@@ -65,8 +73,17 @@ class NodeRun {
   // Never blocks on a full send queue: a host that stops taking completions would stop
   // re-posting receive buffers, and two such hosts would starve each other.
   void send_more() {
+    credit_wait_ = false;
     while (next_send_ < sends_.size() && drv_.sends_outstanding() < grim::kSqEntries && !free_sbufs_.empty()) {
-      const Planned& m = sends_[next_send_++];
+      const Planned& m = sends_[next_send_];
+      if (credits_.enabled() && !credits_.take(node_, m.dst, m.size)) {  // injection policing: in plan order
+        if (!credit_wait_seen_ || waited_send_ != next_send_) ++credits_.waits;  // once per blocked message
+        credit_wait_seen_ = true;
+        waited_send_ = next_send_;
+        credit_wait_ = true;
+        return;
+      }
+      ++next_send_;
       const std::uint32_t tag = message_tag(node_, m.dst, m.channel, m.index);
       const std::uint64_t a = free_sbufs_.back();
       free_sbufs_.pop_back();
@@ -104,6 +121,7 @@ class NodeRun {
     rbuf_of_slot_.erase(it);
     check(c, a);
     if (o_.recv_delay) sc_core::wait(sc_core::sc_time::from_value(o_.recv_delay));
+    if (credits_.enabled()) credits_.give(c.peer, node_, c.length);  // consumed: the sender may send again
     spare_rbufs_.push_back(a);
     post_spare();
   }
@@ -143,6 +161,10 @@ class NodeRun {
   const Plan& plan_;
   const WorkloadOptions& o_;
   NodeScore& sc_;
+  HostCredits& credits_;
+  bool credit_wait_ = false;  // the next planned message waits for a credit
+  bool credit_wait_seen_ = false;
+  std::size_t waited_send_ = 0;  // the last message that had to wait (counted once)
   const std::vector<Planned>& sends_;
   const std::uint64_t expected_;
   std::size_t next_send_ = 0;
@@ -153,6 +175,25 @@ class NodeRun {
 };
 
 }  // namespace
+
+HostCredits::HostCredits(int nodes, std::uint32_t credits, std::uint32_t mtu)
+    : nodes_(static_cast<std::uint32_t>(nodes)), credits_(credits), mtu_(mtu ? mtu : grim::kDefaultMtu),
+      left_(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(nodes), credits) {
+  for (int n = 0; n < nodes; ++n) returned_.push_back(std::make_unique<sc_core::sc_event>());
+}
+
+bool HostCredits::take(std::uint32_t src, std::uint32_t dst, std::uint32_t bytes) {
+  const std::uint32_t n = packets(bytes);
+  if (n > credits_) throw UserError(fmt::format("grim: a {}-byte message needs {} credits, more than the {} a destination has", bytes, n, credits_));
+  if (left(src, dst) < n) return false;
+  left(src, dst) -= n;
+  return true;
+}
+
+void HostCredits::give(std::uint32_t src, std::uint32_t dst, std::uint32_t bytes) {
+  left(src, dst) += packets(bytes);
+  returned_[src]->notify(sc_core::SC_ZERO_TIME);
+}
 
 Plan make_plan(const WorkloadOptions& o) {
   if (o.nodes < 2 || o.nodes > static_cast<int>(grim::kMaxNodes))
@@ -181,8 +222,8 @@ Plan make_plan(const WorkloadOptions& o) {
   return p;
 }
 
-void run_node(GrimDriver& drv, int node, const Plan& plan, const WorkloadOptions& o, NodeScore& score) {
-  NodeRun(drv, node, plan, o, score).run();
+void run_node(GrimDriver& drv, int node, const Plan& plan, const WorkloadOptions& o, NodeScore& score, HostCredits& credits) {
+  NodeRun(drv, node, plan, o, score, credits).run();
 }
 
 }  // namespace sanvp::grim_host

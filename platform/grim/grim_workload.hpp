@@ -5,6 +5,8 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <systemc>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,33 @@ struct WorkloadOptions {
   Time recv_start = 0;                    // receivers post their first buffers this late
   Time recv_delay = 0;                    // host work per received message before its buffer is posted again
   std::uint32_t recv_buffers = grim::kRqEntries;  // receive buffers a host keeps posted
+  std::uint32_t host_credits = 0;         // host-level flow control: packets in flight per destination (0: off, GRIM's optimistic NI flow control)
   std::uint64_t seed = 1;
+};
+
+// Host-level credit flow control, the baseline GRIM is compared with (paper §3, Figure 3;
+// issue 17 part 4): a host injects a message only while it holds credits for its destination,
+// one per packet, `credits` per (source, destination) -- NI buffers / nodes, e.g. 128 / 16 = 8 --
+// and gets them back when the receiving host has consumed the message (taken its completion),
+// so no NI ever holds more packets than it has buffers. Credits travel back out of band and
+// at once: the best case for the scheme (a credit message would add a one-way latency).
+class HostCredits {
+ public:
+  HostCredits(int nodes, std::uint32_t credits, std::uint32_t mtu);
+  bool enabled() const { return credits_ != 0; }
+  std::uint32_t packets(std::uint32_t bytes) const { return bytes == 0 ? 1 : (bytes + mtu_ - 1) / mtu_; }
+  // Takes the credits for a message of `bytes` from src to dst; false (nothing taken) if short.
+  bool take(std::uint32_t src, std::uint32_t dst, std::uint32_t bytes);
+  // dst's host consumed a message of `bytes` from src: its credits go back, src is woken.
+  void give(std::uint32_t src, std::uint32_t dst, std::uint32_t bytes);
+  sc_core::sc_event& returned(std::uint32_t src) { return *returned_[src]; }
+  std::uint64_t waits = 0;  // messages that had to wait for a credit (counted by the workload)
+
+ private:
+  std::uint32_t& left(std::uint32_t src, std::uint32_t dst) { return left_[src * nodes_ + dst]; }
+  std::uint32_t nodes_, credits_, mtu_;
+  std::vector<std::uint32_t> left_;
+  std::vector<std::unique_ptr<sc_core::sc_event>> returned_;
 };
 
 // One planned message.
@@ -57,7 +85,7 @@ struct NodeScore {
   void fail(std::string s) { if (errors.size() < 10) errors.push_back(std::move(s)); }
 };
 
-// Runs node `node`'s part of the plan on its host thread.
-void run_node(GrimDriver& drv, int node, const Plan& plan, const WorkloadOptions& o, NodeScore& score);
+// Runs node `node`'s part of the plan on its host thread (under host credits if enabled).
+void run_node(GrimDriver& drv, int node, const Plan& plan, const WorkloadOptions& o, NodeScore& score, HostCredits& credits);
 
 }  // namespace sanvp::grim_host

@@ -34,7 +34,7 @@ TEST_CASE("sanvp grim: the same seed gives identical results, another seed diffe
 TEST_CASE("sanvp grim refuses bad options with exit code 2 and no report", "[grim][cli]") {
   const std::string bin = SANVP_BIN;
   for (const char* bad : {" grim --nodes 1", " grim --nodes 17", " grim --channels 5", " grim --sizes 5:1", " grim --window 6",
-                          " grim --mtu 100000", " grim --pool 0", " grim --set fault.drop=2"}) {
+                          " grim --mtu 100000", " grim --pool 0", " grim --set fault.drop=2", " grim --host-credits 1 --sizes 1:8192"}) {
     const std::string rep = "/tmp/sanvp_grim_bad.json";
     std::remove(rep.c_str());
     const auto p = run(bin + bad + " --report " + rep);
