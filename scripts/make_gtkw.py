@@ -120,7 +120,9 @@ def main():
     rel = os.path.relpath(os.path.abspath(vcd), os.path.dirname(os.path.abspath(out)))
     title = "selected signals" if a.group else "one group per switch port and per node"
     lines = [f"[*] sanvp waves: {title}",
-             f'[dumpfile] "{rel}"', f"[timestart] {window[0] if window else 0}", "[size] 1600 900", "[pos] -1 -1",
+             # [savefile] beside [dumpfile]: GTKWave then finds the VCD relative to the save file,
+             # so the view opens from any folder, not only from the save file's own.
+             f'[dumpfile] "{rel}"', f'[savefile] "{os.path.basename(out)}"', f"[timestart] {window[0] if window else 0}", "[size] 1600 900", "[pos] -1 -1",
              marker_line(markers, window),
              f"[sst_width] {40 if a.group else 260}", "[signals_width] 240", f"[sst_expanded] {0 if a.group else 1}", "[sst_vpaned_height] 300"]
     for i, (_, name) in enumerate(markers):

@@ -20,7 +20,6 @@ python3 ../scripts/make_gtkw.py fbs-figure1.vcd fbs-figure1.gtkw \
 if [ "${2:-}" = "--png" ]; then
   tcl=$(mktemp)
   printf 'gtkwave::/File/Grab_To_File %s\ngtkwave::/File/Quit\n' "$(cd ../docs/fbs && pwd)/figure1.png" > "$tcl"
-  # GTKWave opens the save file's VCD relative to the current folder: run from waves/.
   xvfb-run -a -s "-screen 0 1600x900x24" gtkwave -S "$tcl" fbs-figure1.gtkw > /dev/null 2>&1
   rm -f "$tcl"
   echo "wrote docs/fbs/figure1.png"

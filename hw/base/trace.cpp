@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <stdexcept>
 #include <system_error>
 
 #include "error.hpp"
@@ -135,6 +136,11 @@ void Tracer::emit_instant(Time t, std::vector<Change>& batch) {
   // Several changes of one signal at one instant: only the last one is real (a flit that follows
   // at once overrides the idle mark of the previous one), so VCD never shows zero-width glitches.
   if (t > to_) return;
+  // A change behind what is already written would make the file run backwards in time: a model
+  // broke change()'s contract (t >= now). Never write a wrong VCD silently.
+  if (written_up_to_ != kNever && t <= written_up_to_)
+    throw std::logic_error(fmt::format("VCD: a change at {} ps arrived after time {} ps was written", t, written_up_to_));
+  written_up_to_ = t;
   if (t < from_) {
     for (const auto& c : batch) signals_[c.h].value = c.v;
     return;
@@ -176,7 +182,9 @@ void Tracer::flush(Time now) {
 void Tracer::flush_changes(Time now) {
   if (!header_done_) write_header();
   std::vector<Change> batch;
-  while (!queue_.empty() && queue_.top().t <= now) {
+  // Strictly before `now`: other processes may still record changes at `now` itself, and one
+  // instant is written once, with its settled values (no zero-width glitches).
+  while (!queue_.empty() && queue_.top().t < now) {
     const Time t = queue_.top().t;
     batch.clear();
     while (!queue_.empty() && queue_.top().t == t) {
@@ -189,7 +197,7 @@ void Tracer::flush_changes(Time now) {
 
 void Tracer::close(Time end) {
   if (!file_) return;
-  flush(kNever - 1);
+  flush(kNever);
   try {
     if (!in_window_ && from_ <= end) {
       in_window_ = true;

@@ -38,7 +38,8 @@ class Tracer {
     queue_.push(Change{t, seq_++, h, value});
     if (queue_.size() > 4096) flush(now_());
   }
-  // Writes every change at or before `now`. Called by the kernel glue; also at close. The first
+  // Writes every change before `now` (changes at `now` may still come). Called by the kernel
+  // glue; also at close, which writes everything. The first
   // flush writes the header and warns about every pattern that matched no signal.
   void flush(Time now);
   void close(Time end);  // completes the file; IoError if any write failed
@@ -71,6 +72,7 @@ class Tracer {
   bool header_done_ = false;
   bool in_window_ = false;
   Time last_time_written_ = kNever;
+  Time written_up_to_ = kNever;  // the last instant emitted (in the window or before it)
   Time (*now_fn_)() = nullptr;
 };
 

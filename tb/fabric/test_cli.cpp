@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <algorithm>
 
+#include "tb/common/vcd_check.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -54,6 +56,26 @@ TEST_CASE("same seed gives byte-identical report and VCD, another seed differs",
   CHECK(slurp(d / "a.vcd") != slurp(d / "c.vcd"));
   CHECK(a.find("\"seed\": 1") != std::string::npos);
   CHECK(slurp(d / "c.json").find("\"seed\": 7") != std::string::npos);
+  fs::remove_all(d);
+}
+
+TEST_CASE("every VCD holds one settled value per signal per instant", "[cli][vcd]") {
+  // Fabric, NIC firmware and FBS runs: models record changes at the current instant from several
+  // processes, so an instant is written only once the kernel has moved past it.
+  auto d = scratch("glitch");
+  const char* runs[][2] = {
+      {"run --vcd a.vcd --trace-window 0:50us --report /dev/null", "a.vcd"},
+      {"msg --sizes 4,4K --iterations 1 --vcd b.vcd --trace-window 0:2ms --report /dev/null", "b.vcd"},
+      {"fbs run single ports=2 --set fbs.rounds=2 --vcd c.vcd --report /dev/null", "c.vcd"}};
+  for (const auto& r : runs) {
+    INFO(r[0]);
+    REQUIRE(run(d, r[0]).rc == 0);
+    const std::string vcd = slurp(d / r[1]);
+    CHECK(vcd.size() > 10000);
+    const auto rep = sanvp::test::repeated_changes(vcd);
+    INFO((rep.empty() ? std::string("none") : "first at " + std::to_string(rep[0].time) + " ps, identifier " + rep[0].id));
+    CHECK(rep.empty());
+  }
   fs::remove_all(d);
 }
 

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Opens every GTKWave save file the project ships (waves/*.gtkw) and one that scripts/make_gtkw.py
+# generates, headless (xvfb-run), from the repository root and from the save file's own folder, as
+# the README and docs tell users to. Fails on any load error and when GTKWave shows fewer signals
+# than the save file lists (a signal the VCD no longer has). The VCDs are made by the documented
+# commands in a scratch copy, so the source tree is never written.
+# usage: scripts/check_gtkw.sh SANVP_BINARY [SCRATCH_DIR]
+set -eu
+SANVP=$(realpath "$1")
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+T=${2:-$(mktemp -d /tmp/sanvp-gtkw.XXXXXX)}
+rm -rf "$T" && mkdir -p "$T/waves" "$T/scripts" "$T/views"
+cp "$SRC"/waves/*.gtkw "$SRC/waves/fbs-figure1.sh" "$T/waves/"
+cp "$SRC/scripts/make_gtkw.py" "$T/scripts/"
+
+# The VCDs, by the commands README.md, docs/nic.md and waves/fbs-figure1.sh give.
+cd "$T"
+"$SANVP" run --vcd waves/default.vcd --trace-window 0:50us --report /dev/null > /dev/null
+"$SANVP" msg --sizes 4,4K --iterations 1 --vcd waves/msg.vcd --trace-window 0:2ms --report /dev/null > /dev/null
+sh waves/fbs-figure1.sh "$SANVP"
+# A generated view whose VCD lies in another folder.
+/usr/bin/python3 scripts/make_gtkw.py waves/default.vcd views/generated.gtkw > /dev/null
+
+tcl="$T/quit.tcl"
+printf 'puts "sanvp-displayed [llength [gtkwave::getDisplayedSignals]]"\ngtkwave::/File/Quit\n' > "$tcl"
+fail=0
+check() {  # check DIR GTKW: open GTKW from DIR; compare the shown signals with the save file's
+  listed=$(grep -c -E '^[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+:[0-9]+\])?$' "$1/$2" || true)
+  out=$(cd "$1" && timeout 120 xvfb-run -a -s "-screen 0 1600x900x24" gtkwave -S "$tcl" "$2" 2>&1) && rc=0 || rc=$?
+  shown=$(printf '%s\n' "$out" | sed -n 's/^sanvp-displayed \([0-9]*\)$/\1/p')
+  if [ "$rc" -ne 0 ] || printf '%s\n' "$out" | grep -q -i -E 'could not|error'; then
+    echo "FAIL: gtkwave $2 from $1 (exit $rc):"; printf '%s\n' "$out" | grep -i -E 'could not|error' | head -5; fail=1
+  elif [ "${shown:-0}" -lt "$listed" ]; then
+    echo "FAIL: gtkwave $2 from $1 shows ${shown:-0} of the $listed signals it lists"; fail=1
+  else
+    echo "ok: gtkwave $2 from $1 ($shown signals)"
+  fi
+}
+for f in waves/*.gtkw views/*.gtkw; do
+  check "$T" "$f"
+  check "$T/$(dirname "$f")" "$(basename "$f")"
+  check / "$T/$f"
+done
+[ "$fail" -eq 0 ] && rm -rf "$T"
+exit "$fail"
