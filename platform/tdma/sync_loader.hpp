@@ -1,8 +1,8 @@
 // The host program of the TDMA clock synchronization: what a node's host tells its NIC before
 // the firmware runs (firmware/tdma/tdma_proto.h is the contract): master or slave, the slot and
 // the sync period, the run's length; the master's send table (slot position and slave, from the
-// scheduler's sync reservations) and start; a slave's transmission time. It loads them by PIO,
-// rings the doorbell and waits for the completion block the firmware DMAs into host memory.
+// scheduler's sync reservations) and start; a slave's transmission time. It is the TDMA node
+// loader (node_loader.hpp) with only sync entries: one cycle = one sync period.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -23,6 +23,7 @@ struct SyncNodePlan {
   std::uint32_t tx_ticks = 0;    // slave: transmission time in its nominal ticks
   std::uint32_t apply = 0;       // slave: syncs to apply (tdma_abi::kAll: all)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> sends;  // master: (slot position, slave node), ascending
+  std::vector<std::vector<std::uint8_t>> routes;                // master: per send, the reserved route
 };
 
 struct SyncNodeOutcome {

@@ -112,6 +112,8 @@ void schedule_sync(ParamValues& pv, const NetworkArg& net, SyncPlan& p) {
 // In ticks it is rounded down: the slave's read truncates its clock by [0, 1) tick, so with the
 // remainder e = tx - floor(tx) the clock after the sync is off by phase - e, within one tick
 // either way (rounding to nearest would leave it up to 1.5 ticks ahead).
+}  // namespace
+
 void derive_tx(ParamValues& pv, SyncPlan& p) {
   const LinkTiming link = LinkTiming::from_params(pv);
   const double rd = static_cast<double>(SwitchParams::kRd.get(pv)), sd = static_cast<double>(SwitchParams::kSd.get(pv));
@@ -135,6 +137,8 @@ void derive_tx(ParamValues& pv, SyncPlan& p) {
   }
 }
 
+namespace {
+
 void build_plans(SyncPlan& p) {
   for (const std::uint32_t node : p.nodes) {
     SyncNodePlan np;
@@ -144,11 +148,16 @@ void build_plans(SyncPlan& p) {
     np.periods = p.periods;
     np.start = p.start;
     np.apply = p.apply < 0 ? abi::kAll : static_cast<std::uint32_t>(p.apply);
+    std::vector<const SlaveSync*> order;
     for (const SlaveSync& s : p.slaves) {
-      if (np.master) np.sends.emplace_back(s.pos, s.node);
+      if (np.master) order.push_back(&s);
       if (s.node == node) np.tx_ticks = s.tx_ticks;
     }
-    std::sort(np.sends.begin(), np.sends.end());
+    std::sort(order.begin(), order.end(), [](const SlaveSync* a, const SlaveSync* b) { return a->pos < b->pos; });
+    for (const SlaveSync* s : order) {
+      np.sends.emplace_back(s->pos, s->node);
+      np.routes.push_back(s->route);
+    }
     p.plans.push_back(std::move(np));
   }
 }

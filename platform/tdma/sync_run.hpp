@@ -59,6 +59,9 @@ double free_slope(double slave_ppm, double master_ppm);
 // every NIC's configuration. UserError for what cannot run.
 SyncPlan plan_sync(ParamValues& pv, std::uint64_t seed, const NetworkArg& net);
 
+// Each slave's transmission time (from its route) and the terms of its bound (sync_run.cpp).
+void derive_tx(ParamValues& pv, SyncPlan& p);
+
 // Runs the plan; results.tdma_sync holds the measurement (sync_report.hpp).
 RunResult run_sync(ParamValues& pv, const RunOptions& opt, const NetworkArg& net);
 

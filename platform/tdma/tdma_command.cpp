@@ -9,7 +9,9 @@
 #include "platform/cli/commands.hpp"
 #include "platform/scenario/network_arg.hpp"
 #include "platform/sim/report.hpp"
+#include "platform/tdma/experiment_command.hpp"
 #include "platform/tdma/schedule_report.hpp"
+#include "platform/tdma/run_command.hpp"
 #include "platform/tdma/schedule_run.hpp"
 #include "platform/tdma/sync_command.hpp"
 
@@ -59,7 +61,13 @@ const CommandRegistrar g_tdma{"tdma", [](CLI::App& app) -> CommandRun {
   sub->add_option("--rows", o->rows, "print at most this many slots of the table")->check(CLI::Range(std::int64_t{0}, std::int64_t{1000000}))->capture_default_str();
   sub->add_option("--json", o->json, "write the schedule, the admissions and the check to this JSON file");
   const SyncSubcommand sync = sync_subcommand(*tdma);  // sanvp tdma sync [TOPO]: platform/tdma/sync_command.cpp
-  return [o, sync]() -> int { return sync.app->parsed() ? sync.run() : schedule_command(*o); };
+  const SyncSubcommand run = run_subcommand(*tdma);    // sanvp tdma run STREAMS TOPO: platform/tdma/run_command.cpp
+  const SyncSubcommand exp = experiment_subcommand(*tdma);  // sanvp tdma experiment: platform/tdma/experiment_command.cpp
+  return [o, sync, run, exp]() -> int {
+    if (exp.app->parsed()) return exp.run();
+    if (run.app->parsed()) return run.run();
+    return sync.app->parsed() ? sync.run() : schedule_command(*o);
+  };
 }};
 
 }  // namespace
