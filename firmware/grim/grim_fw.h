@@ -73,7 +73,10 @@ extern uint32_t work;
 // ready or a data packet leaves the send queue (link: cleared on every return of the
 // scheduler), a stream becomes loadable (load), a piggy-backed ACK arrives (ack). Testing one
 // word spares calling handlers that would return at once (15-30 instructions each).
-enum : uint32_t { kWorkDeliver = 1, kWorkCtrl = 2, kWorkLink = 4, kWorkLoad = 8, kWorkAck = 16 };
+// kWorkIntake: an endpoint's send queue still holds entries the firmware could not take for want
+// of a message slot or host-DMA room: retried when a load frees a slot or host DMA completes,
+// not only on the next doorbell. kWorkBell: a device's doorbell waits for host-DMA room.
+enum : uint32_t { kWorkDeliver = 1, kWorkCtrl = 2, kWorkLink = 4, kWorkLoad = 8, kWorkAck = 16, kWorkIntake = 32, kWorkBell = 64 };
 
 // Configuration from the host (grim_fw.cpp).
 struct Config {
@@ -83,6 +86,31 @@ extern Config cfg;
 extern uint32_t my_node;
 extern volatile uint32_t hif[kHifBytes / 4];
 inline void stat_add(Stat s, uint32_t n = 1) { hif[kHifStats / 4 + s] += n; }
+static_assert(kHifStats + 4 * kStatWords <= kHifChannels, "the counters end before the endpoint words");
+
+// ---- endpoints (grim_fw.cpp) ----
+// Endpoint 0 is the host CPU (the HIF's own rings, completion queue in host memory); endpoints
+// 1.. are PCI devices (their blocks, kEp*; completion queue in device memory, then a 4-byte
+// write of its seq to the device's doorbell). Each ring has one producer and each channel one
+// owning endpoint, so the firmware needs no lock either: it is the only consumer of every
+// send and receive queue and the only producer of every completion queue.
+struct Endpoint {
+  volatile uint32_t* sq;       // send-queue entries
+  volatile uint32_t* rq;       // receive-queue entries
+  volatile uint32_t* sq_prod;  // producer indices, written by the endpoint
+  volatile uint32_t* rq_prod;
+  uint32_t sq_cons, rq_cons, chans;           // chans: bit c = it owns logical channel c
+  uint32_t cq_seq, cq_host, cq_next, cq_end;  // completion queue: bus addresses (start, next entry, end)
+  uint32_t bell, bell_val;                    // the device's doorbell (bus address; 0: none) and the word written to it
+  uint32_t cq_what;                           // host-DMA action of its entries: kActCq, | kActLast to interrupt the host
+  uint32_t pad[2];
+};
+static_assert(sizeof(Endpoint) == 64, "Endpoint indexing is a shift");
+extern Endpoint eps[kMaxEndpoints];
+extern uint32_t ep_open;    // bit e: endpoint e is open (bit 0 always)
+extern uint32_t ep_closed;  // endpoints the host allowed that have not opened yet (looked at on doorbells)
+extern uint8_t chan_owner[kChannels];  // the endpoint owning each channel (kNone: none)
+void open_endpoints();
 
 // ---- send side (grim_send.cpp) ----
 struct SendBuf {
@@ -91,7 +119,8 @@ struct SendBuf {
   uint32_t length;  // route + header + fragment
   uint8_t route, refs, acked, next_free;  // refs: send-queue descriptors naming it
 };
-struct Msg { uint32_t host, len, off, tag; uint8_t next, pad[15]; };  // 32 bytes: msgs[k] is one shift
+// meta: handler << 24 | destination endpoint << 16 | source endpoint << 8 (the packet's fields).
+struct Msg { uint32_t host, len, off, tag, meta; uint8_t next, pad[11]; };  // 32 bytes: msgs[k] is one shift
 struct TxStream {
   uint32_t base, next, hi, tail, loaded;  // oldest unacked, next to send, highest sent + 1, next to assign, loaded up to
   uint32_t deadline, hold_until, rto, backoff;
@@ -109,9 +138,10 @@ extern StreamMask acks_in;  // streams with a piggy-backed ACK not yet taken
 extern uint8_t free_buf;
 extern uint32_t data_queued;
 void send_init();
-void intake_host_sends();       // doorbell: host send-queue entries into per-stream message queues
+void allow_streams(uint32_t e);  // endpoint e's channels are set: the streams it may send on
+void intake_host_sends();       // doorbell: the endpoints' send-queue entries (round robin) into per-stream message queues
 bool load_fragments();          // fragments of queued messages into send buffers (host DMA)
-void fragment_loaded(uint32_t stream);
+void fragment_loaded(uint32_t stream, uint32_t buf);  // buf: the send buffer loaded (its packet is the stream's next if it is sent at once)
 void schedule_link();           // round robin over streams with packets to send
 void send_queue_completions();
 void on_ack(uint32_t stream, uint32_t seq);
@@ -129,14 +159,14 @@ inline void piggybacked_ack(uint32_t s, uint32_t seq) {
 void take_acks();
 void on_nack(uint32_t stream, uint32_t seq, uint32_t epoch, uint32_t why);
 void on_timer();
-bool post_packet(const uint8_t* start, uint32_t length, uint32_t route, uint8_t tag);  // tag: send buffer, or 0x80 | control buffer
+void post_packet(const uint8_t* start, uint32_t length, uint32_t route, uint8_t tag);  // tag: send buffer, or 0x80 | control buffer; the caller checked sq_free()
 uint32_t sq_free();
 
 // ---- receive side (grim_recv.cpp) ----
 struct RxStream {
   uint32_t expected, nack_seq, unacked;
   uint32_t host, cap, slot;  // receive buffer of the message being delivered
-  uint8_t nack_epoch, nacked, need, nack_why, queued, truncated, pad[2];  // 32 bytes: rx[s] is one shift
+  uint8_t nack_epoch, nacked, need, nack_why, queued, truncated, ep, pad;  // 32 bytes: rx[s] is one shift; ep: the message's endpoint
 };
 static_assert(sizeof(RxStream) == 32, "RxStream indexing is a shift");
 extern RxStream rx[kStreams];
@@ -193,6 +223,10 @@ void hdma_init();
 void hdma_completions();
 
 
-void post_cq(uint32_t kind, uint32_t stream, uint32_t len, uint32_t tag, uint32_t slot);
+// A completion entry (kind_ep = kind | endpoint << 8) into that endpoint's queue (then its
+// doorbell, if a device's); x = handler << 16 | peer endpoint << 8.
+void post_cq(uint32_t kind_ep, uint32_t stream, uint32_t len, uint32_t tag, uint32_t slot, uint32_t x);
+extern uint32_t bells_due;  // devices whose doorbell waits for host-DMA room (rung from hdma_completions)
+void ring_bells();
 
 }  // namespace grimfw

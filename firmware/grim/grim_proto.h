@@ -21,8 +21,19 @@
 //   0x38 irq              host: 1 = interrupt the host after each completion entry (else it polls)
 //   0x3C go               host: 1 when the fields above are filled in
 //   0x40 stats            firmware: kStatWords counters (kStat*), read by PIO
-//   0x100 send queue      sq_entries x {host addr, length, dst << 8 | channel, tag}
+//   0xF0 channels         host, before go: the logical channels endpoint 0 (the host) owns, bit c (0: all)
+//   0xF4 endpoints        host, before go: endpoints 0..n-1 may open (1 or 0: the host alone)
+//   0x100 send queue      sq_entries x {host addr, length, handler << 24 | dst endpoint << 16 | dst << 8 | channel, tag}
 //   ...  recv queue       rq_entries x {host addr, capacity}
+//   kHifEp               endpoint blocks 1..kMaxEndpoints-1 (PCI devices), kEpBytes each (kEp*)
+//
+// Endpoints: the host CPU is endpoint 0 (the rings above); a PCI device opens endpoint e >= 1 by
+// writing its block's fields, then open = 1, then the NIC's doorbell; the firmware answers in
+// state (kEpOpen, or kEpRefused: its channels are not free or none). Every ring has exactly one
+// producer (send and receive queue: the endpoint; completion queue: the NIC), and every logical
+// channel one owner, so endpoints never synchronize with each other. A send names the
+// destination node and endpoint and an active-message handler id (0: none), carried to the
+// receiving endpoint's completion entry.
 //
 // Buffer ownership: a send buffer belongs to the NIC from the post until its kCqSent
 // completion (all bytes copied into NIC SRAM, where the NIC keeps them until acknowledged); a
@@ -35,7 +46,7 @@
 namespace sanvp::grim {
 
 inline constexpr uint32_t kHifMagic = 0x4752494Du;  // "GRIM"
-inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kVersion = 2;
 inline constexpr uint32_t kHifVersion = 0x04, kHifSqEntries = 0x08, kHifRqEntries = 0x0C;
 inline constexpr uint32_t kHifSqProd = 0x10, kHifRqProd = 0x14, kHifCqHost = 0x18, kHifCqEntries = 0x1C;
 inline constexpr uint32_t kHifMtu = 0x20, kHifRtoUs = 0x24, kHifBackoffUs = 0x28, kHifPool = 0x2C;
@@ -45,7 +56,27 @@ inline constexpr uint32_t kHifSq = 0x100;
 inline constexpr uint32_t kSqEntries = 32, kRqEntries = 64;
 inline constexpr uint32_t kSqEntryBytes = 16, kRqEntryBytes = 8;
 inline constexpr uint32_t kHifRq = kHifSq + kSqEntries * kSqEntryBytes;
-inline constexpr uint32_t kHifBytes = kHifRq + kRqEntries * kRqEntryBytes;
+inline constexpr uint32_t kHifChannels = 0xF0, kHifEndpoints = 0xF4;
+inline constexpr uint32_t kMaxEndpoints = 4;  // endpoint 0: the host CPU; 1..3: PCI devices
+// An endpoint block (endpoints 1..kMaxEndpoints-1), written by its device over PCI:
+inline constexpr uint32_t kEpSqProd = 0x00, kEpRqProd = 0x04;  // producer indices
+inline constexpr uint32_t kEpCq = 0x08, kEpCqEntries = 0x0C;   // completion queue: bus address (the device's memory), entries
+inline constexpr uint32_t kEpBell = 0x10;      // bus address the NIC writes a completion's seq to after its entry (the device's doorbell; 0: none)
+inline constexpr uint32_t kEpChannels = 0x14;  // logical channels it owns, bit c (disjoint from every other endpoint's)
+inline constexpr uint32_t kEpOpenWord = 0x18;  // 1: open it (written last, then the NIC's doorbell)
+inline constexpr uint32_t kEpState = 0x1C;     // firmware: kEpClosed, kEpOpen, kEpRefused
+inline constexpr uint32_t kEpSq = 0x20;        // send queue, kSqEntries entries as the host's
+inline constexpr uint32_t kEpClosed = 0, kEpOpen = 1, kEpRefused = 2;
+inline constexpr uint32_t kHifEp = kHifRq + kRqEntries * kRqEntryBytes;
+inline constexpr uint32_t kEpRq = kEpSq + kSqEntries * kSqEntryBytes;
+inline constexpr uint32_t kEpBytes = kEpRq + kRqEntries * kRqEntryBytes;
+inline constexpr uint32_t kHifBytes = kHifEp + (kMaxEndpoints - 1) * kEpBytes;
+// Offset of endpoint e's block (e >= 1) in the HIF.
+inline constexpr uint32_t ep_block(uint32_t e) { return kHifEp + (e - 1) * kEpBytes; }
+// Active-message handler ids: 0 plain message, 1..kAmMaxHandler assigned by the master,
+// kAmRegistry the registration protocol's own (platform/grim/grim_am.hpp).
+inline constexpr uint32_t kAmMaxHandler = 254, kAmRegistry = 255;
+inline constexpr uint32_t kMaxMessage = (1u << 24) - 1;  // length and offsets share words with ids
 
 // Counters the firmware keeps in the HIF (word index from kHifStats).
 enum Stat : uint32_t {
@@ -68,14 +99,17 @@ enum Stat : uint32_t {
   kStatMisrouted,     // packets for another node (a damaged route byte)
   kStatBackoffs,      // back-off periods started (NACK for want of a buffer)
   kStatError,         // kErr* when the firmware stopped
+  kStatSendRefused,   // sends refused (error completion): bad destination, a channel the endpoint does not own, bad length
+  kStatNoEndpoint,    // messages for an endpoint that is not open here (dropped once accepted)
   kStatWords
 };
 inline constexpr uint32_t kErrNone = 0, kErrConfig = 1, kErrSram = 2;
 
 // Completion-queue entry in host memory (32 bytes, big-endian words), written by NIC DMA:
 //   seq (1, 2, 3, ...: an entry is new when its seq is the next expected),
-//   kind << 24 | channel << 16 | peer node, length, tag, receive-queue slot (receive kinds:
-//   the count of receive buffers posted before this one), then 3 reserved words.
+//   kind << 24 | channel << 16 | peer endpoint << 8 | peer node, length, tag, receive-queue slot
+//   (receive kinds: the count of receive buffers posted before this one), handler id (receive
+//   kinds), then 2 reserved words. The peer endpoint of a received message is its sender's.
 inline constexpr uint32_t kCqEntryBytes = 32;
 inline constexpr uint32_t kCqSent = 1, kCqRecv = 2, kCqRecvTruncated = 3, kCqSendError = 4;
 
@@ -87,11 +121,13 @@ inline constexpr uint32_t kMaxNodes = 16;
 // in SRAM. Control packets (ACK, NACK) are the first kCtrlBytes; data packets carry kDataHeader
 // bytes of header, then the fragment.
 //   +0  type (2) = kPacketType, src node (2)
-//   +4  dst node (2) (a damaged route byte can deliver a good packet elsewhere), kind (1), channel (1)
+//   +4  dst endpoint (1), dst node (1) (a damaged route byte can deliver a good packet elsewhere),
+//       kind (1), channel (1)
 //   +8  seq: DATA its sequence number in (src, dst, channel); ACK/NACK the next one expected
 //   +12 epoch (1): DATA the sender's rollback count, NACK the epoch of the packet it answers;
 //       flags (1); fragment bytes (2)
-//   +16 tag, +20 total message length, +24 fragment offset,                (DATA only)
+//   +16 tag, +20 handler id (1) | total message length (3), +24 source endpoint (1) | fragment
+//       offset (3)                                                         (DATA only)
 //   +28 piggy-backed ACK: the next sequence number the sender expects on the reverse stream
 //       (from this packet's destination, same channel), written when the packet is queued
 inline constexpr uint16_t kPacketType = 0x0600;
@@ -105,7 +141,10 @@ inline constexpr uint32_t kCtrlBytes = 16;
 inline constexpr uint32_t kDefaultMtu = 4096;
 inline constexpr uint32_t kMaxMtu = 49152;  // GRIM's 48 KiB fragments
 inline constexpr uint32_t kDefaultRtoUs = 400, kDefaultBackoffUs = 20;
-inline constexpr uint32_t kDefaultPool = 16, kMaxPool = 64;
+// kMaxPool: the paper's NI buffer (Figure 3: 128 messages). SRAM (1 MiB): (ring 8 + pool 128) x
+// 4128 B at the default 4 KiB mtu = 561 KB of receive buffers, beside 16 send buffers (67 KB),
+// the firmware's code and data and its 8 KiB stack; larger fragments fit fewer (kErrSram).
+inline constexpr uint32_t kDefaultPool = 16, kMaxPool = 128;
 inline constexpr uint32_t kDefaultWindow = 8, kMaxWindow = 16;
 inline constexpr uint32_t kDefaultSendBuffers = 16, kMaxSendBuffers = 64;
 

@@ -21,14 +21,15 @@ RxStream rx[kStreams];
 namespace {
 constexpr uint32_t kRingMax = 8;
 constexpr uint32_t kBufsMax = kRingMax + kMaxPool;
-constexpr uint32_t kFifoN = 128;  // >= kBufsMax, power of two
+constexpr uint32_t kFifoN = 256;  // >= kBufsMax, power of two
+static_assert(kFifoN >= kBufsMax && kBufsMax < kNone, "buffer ids are bytes below kNone");
 
 
 alignas(8) nic::RxDesc ring[kRingMax];
 uint8_t ring_buf[kRingMax];
 uint8_t* mem[kBufsMax];
 uint8_t pool_free[kBufsMax];
-uint32_t n_free = 0, rx_proc = 0, rq_cons = 0;
+uint32_t n_free = 0, rx_proc = 0;
 uint8_t fifo[kFifoN];  // accepted packets in arrival order, waiting for delivery
 uint8_t ctrl_list[kStreams];  // streams with an ACK or NACK to send
 alignas(8) uint8_t ctrl_mem[kCtrlN][kRoutePad + kCtrlBytes];
@@ -56,15 +57,22 @@ void nack(uint32_t s, uint32_t epoch, uint8_t why) {
   want(s, kNeedNack);
 }
 
+// A pool buffer back from delivery. The pool only shrinks between returns, so the count
+// before this one is the fewest since the last: pool_min is exact without a test per accept
+// (on every message's latency path), and pool_free is current again.
+void pool_back(uint32_t b) {
+  if (n_free < hif[kHifStats / 4 + kStatPoolMin]) hif[kHifStats / 4 + kStatPoolMin] = n_free;
+  pool_free[n_free++] = static_cast<uint8_t>(b);
+  hif[kHifStats / 4 + kStatPoolFree] = n_free;
+}
+
 void accept(uint32_t i, uint32_t s) {
   const uint32_t f = pool_free[--n_free];
   fifo[fifo_tail++ & (kFifoN - 1)] = ring_buf[i];
   work |= kWorkDeliver;
   ring_buf[i] = static_cast<uint8_t>(f);
   ring[i].buffer = reinterpret_cast<uintptr_t>(mem[f]);
-  stat_add(kStatAccepted);
-  stat_add(kStatPoolFree, ~0u);
-  if (n_free < hif[kHifStats / 4 + kStatPoolMin]) hif[kHifStats / 4 + kStatPoolMin] = n_free;
+  stat_add(kStatAccepted);  // pool_free and pool_min follow when a buffer returns (pool_back)
   RxStream& r = *pin(&rx[s]);
   ++r.expected;
   if (++r.unacked >= (cfg.window >> 1)) {
@@ -104,12 +112,13 @@ void one_packet(uint32_t i) {
   const uint32_t len = st & nic::kRxLenMask;
   const uint8_t* p = mem[ring_buf[i]];
   const uint32_t w0 = r32(p, 0), w1 = r32(p, kOffDst);
-  if ((st & (nic::kRxCrcErr | nic::kRxTrunc)) || len < kCtrlBytes || (w0 >> 16) != kPacketType || (w0 & 0xFFFF) >= kMaxNodes ||
-      (w1 & 0xFF) >= kChannels) {
+  // One mask each: the type and a source below 16 (kMaxNodes); a channel below 4 (kChannels).
+  static_assert(kMaxNodes == 16 && kChannels == 4, "the masks below");
+  if ((st & (nic::kRxCrcErr | nic::kRxTrunc)) || len < kCtrlBytes || (w0 & 0xFFFFFFF0u) != uint32_t{kPacketType} << 16 || (w1 & 0xFC)) {
     stat_add(kStatBadDropped);
     return;
   }
-  if ((w1 >> 16) != my_node) { stat_add(kStatMisrouted); return; }
+  if (((w1 >> 16) & 0xFF) != my_node) { stat_add(kStatMisrouted); return; }  // the top byte: the destination endpoint
   const uint32_t s = (w0 & 0xFFFF) << 2 | (w1 & 0xFF), kind = (w1 >> 8) & 0xFF;
   if (kind == kKindData) return data_packet(i, p, len, s);
   if (len != kCtrlBytes) { stat_add(kStatBadDropped); return; }
@@ -212,36 +221,70 @@ void flush_control() {
 
 void control_sent(uint32_t k) { ctrl_free_mask |= 1u << k; }
 
-// Accepted packets into host memory, in arrival order (so in order per stream).
+// A message's first fragment for device endpoint e: its next posted receive buffer. False if
+// it has none posted (retried on the next event); a message for an endpoint that is not open is
+// counted and dropped (r.ep = kNone).
+static bool take_device_buffer(RxStream& r, uint32_t e, uint32_t total) {
+  if (e >= kMaxEndpoints || !((ep_open >> e) & 1)) {
+    stat_add(kStatNoEndpoint);
+    r.ep = kNone;
+    return true;
+  }
+  Endpoint& ep = *pin(&eps[e]);
+  if (ep.rq_cons == *ep.rq_prod) return false;
+  const volatile uint32_t* q = pin(&ep.rq[(ep.rq_cons & (kRqEntries - 1)) * (kRqEntryBytes / 4)]);
+  r.host = q[0];
+  r.cap = q[1];
+  r.slot = ep.rq_cons++;
+  r.truncated = total > r.cap;
+  r.ep = static_cast<uint8_t>(e);
+  return true;
+}
+
+// Accepted packets into the endpoints' memory, in arrival order (so in order per stream).
 void deliver() {
   while (fifo_head != fifo_tail && hdma_space() >= 2) {
     const uint32_t b = fifo[fifo_head & (kFifoN - 1)];
     const uint8_t* p = mem[b];
     const uint32_t s = (r32(p, 0) & 0xFFFF) << 2 | (r32(p, kOffDst) & 0xFF);
     const uint32_t w3 = r32(p, kOffEpoch), n = w3 & 0xFFFF, flags = (w3 >> 16) & 0xFF;
-    const uint32_t total = r32(p, kOffTotal), off = r32(p, kOffFragment);
+    // Top bytes: handler id, source endpoint (two shifts: no 24-bit mask constant to build).
+    const uint32_t w5 = r32(p, kOffTotal), w6 = r32(p, kOffFragment), total = (w5 << 8) >> 8, off = (w6 << 8) >> 8;
     RxStream& r = *pin(&rx[s]);
     if (flags & kFlagFirst) {
-      if (rq_cons == hif[kHifRqProd / 4]) return;  // no receive buffer posted: retried on the doorbell
-      const volatile uint32_t* e = &hif[kHifRq / 4 + (rq_cons & (kRqEntries - 1)) * (kRqEntryBytes / 4)];
-      r.host = e[0];
-      r.cap = e[1];
-      r.slot = rq_cons++;
-      r.truncated = total > r.cap;
+      const uint32_t e = p[kOffDst];  // the destination endpoint (top byte)
+      if (e == 0) {                   // the host: the HIF's own receive queue
+        if (eps[0].rq_cons == hif[kHifRqProd / 4]) return;  // no receive buffer posted: retried on the next event
+        const volatile uint32_t* q = &hif[kHifRq / 4 + (eps[0].rq_cons & (kRqEntries - 1)) * (kRqEntryBytes / 4)];
+        r.host = q[0];
+        r.cap = q[1];
+        r.slot = eps[0].rq_cons++;
+        r.truncated = total > r.cap;
+        r.ep = 0;
+      } else if (!take_device_buffer(r, e, total)) {
+        return;
+      }
     }
+    ++fifo_head;
+    if (r.ep == kNone) {  // no such endpoint here: the fragment goes back to the pool
+      pool_back(b);
+      continue;
+    }
+    // Read once: hdma_queue's stores would make the compiler load them again for post_cq.
+    const uint32_t cap = r.cap, truncated = r.truncated, slot = r.slot, ep = r.ep;
     uint32_t put = 0;
-    if (off < r.cap) put = r.cap - off < n ? r.cap - off : n;
+    if (off < cap) put = cap - off < n ? cap - off : n;
     const uint32_t what = kActDeliver | b << 16 | s << 24;
     hdma_queue(p + kDataHeader, r.host + off, put, 0, what);
-    if (flags & kFlagLast) post_cq(r.truncated ? kCqRecvTruncated : kCqRecv, s, r.truncated ? r.cap : total, r32(p, kOffTag), r.slot);
-    ++fifo_head;
+    if (flags & kFlagLast)
+      post_cq((truncated ? kCqRecvTruncated : kCqRecv) | ep << 8, s, truncated ? cap : total, r32(p, kOffTag), slot,
+              (w5 | w6) >> 24 ? (w5 >> 24) << 16 | (w6 >> 24) << 8 : 0);
   }
   if (fifo_head == fifo_tail) work &= ~kWorkDeliver;
 }
 
 void fragment_delivered(uint32_t b) {
-  pool_free[n_free++] = static_cast<uint8_t>(b);
-  stat_add(kStatPoolFree);
+  pool_back(b);
   stat_add(kStatDelivered);
 }
 

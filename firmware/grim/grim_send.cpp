@@ -22,11 +22,14 @@ uint32_t data_queued = 0;
 namespace {
 constexpr uint32_t kMaxRtoShift = 3;  // a timeout doubles rto up to 8x
 
-Msg msgs[kSqEntries];
+constexpr uint32_t kMsgN = 2 * kSqEntries;  // message slots shared by the endpoints' send queues
+Msg msgs[kMsgN];
 uint8_t free_msg = kNone;
-uint32_t sq_cons = 0;
 
 StreamMask timed;  // streams with a retransmission deadline or back-off running
+// Per endpoint and stream: 1 if it may send on it (allow_streams); a byte each, so that the
+// check on every send is one load.
+uint8_t sendable[kMaxEndpoints][kStreams];
 uint32_t rr_load = 0, rr_link = 0;
 uint32_t dst_ok = 0;  // bit d: node d exists and has a usable route (from the mapper's table, once)
 
@@ -68,17 +71,22 @@ void free_send_buf(uint32_t b) {
 // packet: header into a free send buffer, the payload by host DMA, and after the last fragment
 // the host's `sent` completion right behind it. The caller checked window, buffer and 3
 // host-DMA slots.
-void load_fragment(uint32_t s, TxStream& t, uint32_t host, uint32_t len, uint32_t tag, uint32_t off, uint32_t n) {
+GRIM_OUTLINE void load_fragment(uint32_t s, TxStream& t, uint32_t host, uint32_t len, uint32_t tag, uint32_t off, uint32_t n, uint32_t meta) {
   const uint32_t b = free_buf;
   SendBuf& sb = *pin(&sbuf[b]);
+  uint8_t* p = sb.mem + kRoutePad;
+  const bool last = off + n == len;
+  // The payload's host DMA first (it writes behind the header, which is filled in while the
+  // DMA runs): the load's latency is on every message's path. The host's `sent` entry follows
+  // the last fragment's completion (its buffer is free then), after the packet was queued on
+  // the link: hdma_completions.
+  hdma_queue(p + kDataHeader, host + off, n, nic::kHdmaToSram, kActLoad | (last ? kActLast : 0) | b << 16 | s << 24, tag, len);
   free_buf = sb.next_free;
   stat_add(kStatSendFree, ~0u);
   const uint32_t dst = s >> 2;
   const sanvp::route_abi::RouteEntry& r = fw::route_to(dst);
   const uint32_t rl = r.len;
-  uint8_t* p = sb.mem + kRoutePad;
   for (uint32_t i = 0; i < rl; ++i) p[i - rl] = r.hops[i];
-  const bool last = off + n == len;
   w32(p, 0) = (uint32_t{kPacketType} << 16) | my_node;
   w32(p, kOffDst) = (dst << 16) | (kKindData << 8) | (s & (kChannels - 1));
   w32(p, kOffSeq) = t.tail;
@@ -86,6 +94,11 @@ void load_fragment(uint32_t s, TxStream& t, uint32_t host, uint32_t len, uint32_
   w32(p, kOffTag) = tag;
   w32(p, kOffTotal) = len;
   w32(p, kOffFragment) = off;
+  if (meta) {  // the top bytes (big-endian): destination endpoint, handler id, source endpoint; all 0 for the host's plain messages
+    p[kOffDst] = static_cast<uint8_t>(meta >> 16);
+    p[kOffTotal] = static_cast<uint8_t>(meta >> 24);
+    p[kOffFragment] = static_cast<uint8_t>(meta >> 8);
+  }
   sb.start = p - rl;
   sb.length = rl + kDataHeader + n;
   sb.route = static_cast<uint8_t>(rl);
@@ -93,9 +106,6 @@ void load_fragment(uint32_t s, TxStream& t, uint32_t host, uint32_t len, uint32_
   sb.acked = 0;
   t.slot[t.tail & (cfg.window - 1)] = static_cast<uint8_t>(b);
   ++t.tail;
-  // The host's `sent` entry follows the last fragment's completion (its buffer is free then),
-  // after the packet was queued on the link: hdma_completions.
-  hdma_queue(p + kDataHeader, host + off, n, nic::kHdmaToSram, kActLoad | (last ? kActLast : 0) | s << 24, tag, len);
 }
 
 // Loads the next fragment of stream s's head message (the caller checked window, buffer and
@@ -105,7 +115,7 @@ void load_one(uint32_t s) {
   const uint32_t k = t.msg_head;
   Msg& m = *pin(&msgs[k]);
   const uint32_t left = m.len - m.off, n = left < cfg.mtu ? left : cfg.mtu;
-  load_fragment(s, t, m.host, m.len, m.tag, m.off, n);
+  load_fragment(s, t, m.host, m.len, m.tag, m.off, n, m.meta);
   m.off += n;
   if (m.off != m.len) return;
   t.msg_head = m.next;
@@ -115,13 +125,11 @@ void load_one(uint32_t s) {
 }
 
 // Stream s's next packet made current before it goes on the link: the epoch (NACKs echo it)
-// and the piggy-backed ACK of the peer's stream back to us. Returns its buffer.
-uint32_t prepare_next(uint32_t s, TxStream& t) {
-  const uint32_t b = t.slot[t.next & (cfg.window - 1)];
+// and the piggy-backed ACK of the peer's stream back to us; b is its buffer.
+void prepare_next(uint32_t s, const TxStream& t, uint32_t b) {
   uint8_t* p = sbuf[b].mem + kRoutePad;
   p[kOffEpoch] = t.epoch;
   w32(p, kOffAck) = rx[s].expected;  // the receive side's bookkeeping follows the post (account_next)
-  return b;
 }
 
 // Stream s's next packet (buffer sb) counts as on the link: window, counters, retransmission
@@ -149,16 +157,70 @@ inline void account_next(uint32_t s, TxStream& t, SendBuf& sb) {
 // A host send-queue entry that can be loaded at once: one fragment, on a stream with nothing
 // queued (so order is kept), window, buffer and host-DMA room. The common case of small
 // messages skips the message queue and the load round robin.
-bool load_direct(uint32_t s, TxStream& t, uint32_t host, uint32_t len, uint32_t tag) {
+bool load_direct(uint32_t s, TxStream& t, uint32_t host, uint32_t len, uint32_t tag, uint32_t meta) {
   if (t.msg_head != kNone || len > cfg.mtu || free_buf == kNone || t.tail - t.base >= cfg.window || hdma_space() < 3) return false;
-  load_fragment(s, t, host, len, tag, 0, len);
+  load_fragment(s, t, host, len, tag, 0, len, meta);
   return true;
 }
 
+// One send-queue entry `q` of endpoint e, which owns the channels `chans`: refused (error
+// completion: a bad destination, a channel e does not own, a length outside 1..kMaxMessage),
+// loaded at once, or queued on its stream. The caller checked a message slot and 2 host-DMA slots.
+__attribute__((always_inline)) inline void admit(uint32_t e, const uint8_t* ok, const volatile uint32_t* q) {
+  const uint32_t host = q[0], len = q[1], to = q[2], tag = q[3];
+  const uint32_t s = ((to >> 6) & 0x3C) | (to & 3);  // (dst << 2 | channel), faithful once the range check passed
+  // to = handler << 24 | endpoint << 16 | dst << 8 | channel: endpoint < 4, dst < 16, channel < 4;
+  // `ok` holds the streams e may send on (destinations with a route x the channels it owns).
+  if ((to & 0x00FCF0FCu) || !ok[s] || ((len - 1) >> 24)) {
+    stat_add(kStatSendRefused);
+    post_cq(kCqSendError | e << 8, s, len, tag, 0, 0);
+    return;
+  }
+  const uint32_t meta = (to & 0xFFFF0000u) | e << 8;
+  TxStream& t = *pin(&tx[s]);
+  if (load_direct(s, t, host, len, tag, meta)) return;
+  if (acks_in.any()) {  // short of a buffer or window room: take the piggy-backed ACKs first
+    take_acks();
+    if (load_direct(s, t, host, len, tag, meta)) return;
+  }
+  const uint8_t k = free_msg;
+  Msg& m = *pin(&msgs[k]);
+  free_msg = m.next;
+  m = Msg{host, len, 0, tag, meta, kNone, {}};
+  if (t.msg_tail == kNone) t.msg_head = k;
+  else msgs[t.msg_tail].next = k;
+  t.msg_tail = k;
+  update_loadable(s);
+}
+
+// Endpoint 0 (the host) alone: every entry of the HIF's own send queue.
+void intake_host() {
+  const uint32_t prod = hif[kHifSqProd / 4];
+  while (eps[0].sq_cons != prod) {
+    if (free_msg == kNone || hdma_space() < 2) {  // retried on the next event (kWorkIntake)
+      work |= kWorkIntake;
+      return;
+    }
+    const volatile uint32_t* q = pin(&hif[kHifSq / 4 + (eps[0].sq_cons++ & (kSqEntries - 1)) * (kSqEntryBytes / 4)]);
+    admit(0, sendable[0], q);
+  }
+}
+
+// Several endpoints: at most one entry of endpoint e; whether it took one.
+uint32_t intake_one(uint32_t e) {
+  Endpoint& ep = *pin(&eps[e]);
+  if (ep.sq_cons == *ep.sq_prod) return 0;
+  if (free_msg == kNone || hdma_space() < 2) {
+    work |= kWorkIntake;
+    return 0;
+  }
+  admit(e, sendable[e], pin(&ep.sq[(ep.sq_cons++ & (kSqEntries - 1)) * (kSqEntryBytes / 4)]));
+  return 1;
+}
 }  // namespace
 
 void send_init() {
-  for (uint32_t i = 0; i < kSqEntries; ++i) msgs[i].next = i + 1 < kSqEntries ? static_cast<uint8_t>(i + 1) : kNone;
+  for (uint32_t i = 0; i < kMsgN; ++i) msgs[i].next = i + 1 < kMsgN ? static_cast<uint8_t>(i + 1) : kNone;
   free_msg = 0;
   free_buf = 0;  // alloc_send_buffers chained them
   for (uint32_t s = 0; s < kStreams; ++s) {
@@ -168,35 +230,22 @@ void send_init() {
   }
   for (uint32_t d = 0; d < kMaxNodes; ++d)
     if (d < g_nodes && fw::route_to(d).len - 1u < sanvp::route_abi::kMaxRouteBytes) dst_ok |= 1u << d;
+  allow_streams(0);
   nic::sq_setup(sq, kSqN);
 }
 
+void allow_streams(uint32_t e) {
+  for (uint32_t s = 0; s < kStreams; ++s) sendable[e][s] = ((dst_ok >> (s >> 2)) & 1) && ((eps[e].chans >> (s & 3)) & 1);
+}
+
 void intake_host_sends() {
-  const uint32_t prod = hif[kHifSqProd / 4];
-  // Two host-DMA slots per entry: a refused entry's completion, and room for the loads.
-  while (sq_cons != prod && free_msg != kNone && hdma_space() >= 2) {
-    const volatile uint32_t* e = pin(&hif[kHifSq / 4 + (sq_cons & (kSqEntries - 1)) * (kSqEntryBytes / 4)]);
-    const uint32_t host = e[0], len = e[1], to = e[2], tag = e[3];
-    ++sq_cons;
-    const uint32_t dst = to >> 8, ch = to & 0xFF, s = (dst & (kMaxNodes - 1)) << 2 | (ch & (kChannels - 1));
-    if (to >= kMaxNodes << 8 || ch >= kChannels || !((dst_ok >> dst) & 1) || len == 0) {
-      post_cq(kCqSendError, s, len, tag, 0);
-      continue;
-    }
-    TxStream& t = *pin(&tx[s]);
-    if (load_direct(s, t, host, len, tag)) continue;
-    if (acks_in.any()) {  // short of a buffer or window room: take the piggy-backed ACKs first
-      take_acks();
-      if (load_direct(s, t, host, len, tag)) continue;
-    }
-    const uint8_t k = free_msg;
-    Msg& m = *pin(&msgs[k]);
-    free_msg = m.next;
-    m = Msg{host, len, 0, tag, kNone, {}};
-    if (t.msg_tail == kNone) t.msg_head = k;
-    else msgs[t.msg_tail].next = k;
-    t.msg_tail = k;
-    update_loadable(s);
+  if (ep_closed) open_endpoints();
+  work &= ~kWorkIntake;
+  if (ep_open == 1) return intake_host();
+  // Several endpoints: one entry of each in turn, so that none waits behind another's burst.
+  for (uint32_t more = 1; more;) {
+    more = 0;
+    for (uint32_t m = ep_open; m; m &= m - 1) more |= intake_one(static_cast<uint32_t>(__builtin_ctz(m)));
   }
 }
 
@@ -212,38 +261,40 @@ bool load_fragments() {
     any = true;
   }
   if (!loadable.any()) work &= ~kWorkLoad;
+  if (work & kWorkIntake) intake_host_sends();  // message slots freed
   return any;
 }
 
 
 uint32_t sq_free() { return kSqN - (sq_head - sq_done); }
 
-bool post_packet(const uint8_t* start, uint32_t length, uint32_t route, uint8_t tag) {
-  if (sq_free() == 0) return false;
+// The caller checked room (sq_free): no second test on every packet's path.
+void post_packet(const uint8_t* start, uint32_t length, uint32_t route, uint8_t tag) {
   const uint32_t i = sq_head & (kSqN - 1);
   nic::send_desc(sq[i], start, length, route);
   sq_tag[i] = tag;
   nic::sq_set_head(++sq_head);
-  return true;
 }
 
 namespace {
-// Puts stream s's next packet on the NIC's send queue (the caller checked room).
-GRIM_OUTLINE void send_next(uint32_t s, TxStream& t) {
-  const uint32_t b = prepare_next(s, t);
+// Puts stream s's next packet (buffer b) on the NIC's send queue (the caller checked room).
+GRIM_OUTLINE void send_buf(uint32_t s, TxStream& t, uint32_t b) {
+  prepare_next(s, t, b);
   SendBuf& sb = *pin(&sbuf[b]);
   post_packet(sb.start, sb.length, sb.route, static_cast<uint8_t>(b));  // out first, bookkeeping after
   account_next(s, t, sb);
 }
 
+void send_next(uint32_t s, TxStream& t) { send_buf(s, t, t.slot[t.next & (cfg.window - 1)]); }
+
 }  // namespace
 
-void fragment_loaded(uint32_t s) {
+void fragment_loaded(uint32_t s, uint32_t b) {
   TxStream& t = *pin(&tx[s]);
   const uint32_t seq = t.loaded++;
   // The only packet waiting and room on the link: straight out, before the rest of the
   // completions (on the latency path of every small message).
-  if (!ready.any() && !t.held && t.next == seq && data_queued < kDataAhead && sq_free() > 1) return send_next(s, t);
+  if (!ready.any() && !t.held && t.next == seq && data_queued < kDataAhead && sq_free() > 1) return send_buf(s, t, b);
   update_ready(s);
 }
 

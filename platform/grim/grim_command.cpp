@@ -10,6 +10,7 @@
 #include "platform/cli/commands.hpp"
 #include "platform/fw/builtin_firmware.hpp"
 #include "platform/grim/grim_bench.hpp"
+#include "platform/grim/grim_experiment_command.hpp"
 #include "platform/grim/grim_run.hpp"
 #include "platform/sim/report.hpp"
 
@@ -54,9 +55,10 @@ int run_bench(ParamValues& pv, const fw::Image& im, Report& rep, const Report::O
   for (std::size_t pos = 0; pos < opts().bench_sizes.size();) {
     const auto comma = opts().bench_sizes.find(',', pos);
     std::string t = opts().bench_sizes.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    std::uint32_t mult = 1;
-    if (!t.empty() && (t.back() == 'K' || t.back() == 'M')) { mult = t.back() == 'K' ? 1024 : 1u << 20; t.pop_back(); }
-    b.sizes.push_back(static_cast<std::uint32_t>(parse_int(t, "--bench-sizes")) * mult);
+    std::int64_t mult = 1;
+    if (!t.empty() && (t.back() == 'K' || t.back() == 'M')) { mult = t.back() == 'K' ? 1024 : 1 << 20; t.pop_back(); }
+    // 64-bit and range-checked before the multiply, so no size wraps (at most 16M, as the bench accepts).
+    b.sizes.push_back(static_cast<std::uint32_t>(parse_int(t, "--bench-sizes", 1, (16 << 20) / mult) * mult));
     pos = comma == std::string::npos ? opts().bench_sizes.size() : comma + 1;
   }
   const GrimBenchResult r = run_grim_bench(pv, im, b);
@@ -111,6 +113,15 @@ const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
   c->add_option("--host-credits", w.host_credits,
                  "host-level credit flow control instead of GRIM's optimistic NI flow control: packets in flight per destination, "
                  "e.g. NI buffers / nodes (default 0: off)");
+  c->add_option("--device-endpoints", w.devices,
+                 "PCI device endpoints per node (0..3): each owns one channel (3, 2, 1) and sends and receives through the NIC without "
+                 "the host CPU (default 0)");
+  c->add_option("--idle-hosts", w.idle_hosts, "bit n: node n's host only opens its NIC and its device endpoints carry that node's traffic "
+                                              "(e.g. 1: node 0's; default 0)");
+  c->add_flag("--am", w.am, "active messages: handlers registered by name with node 0's host, which sends the table to every endpoint; "
+                             "each message runs its handler at the receiving endpoint");
+  c->add_option("--am-unknown", w.am_bogus, "with --am: extra messages per sending endpoint naming a handler id nobody registered "
+                                            "(counted errors, exit code 3)");
   c->add_option("--switches", o.run.switches, "switches in the chain (default 1)");
   c->add_option("--limit", o.limit, "simulated-time limit for the workload (default 2s)");
   c->add_option("--drain", o.drain, "quiet time before the leak check (default 20 x rto)");
@@ -125,7 +136,7 @@ const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
   c->add_option("--fw-trace", o.run.fw_trace_node, "instruction trace of node N's firmware (with --bench: node 0 or 1)");
   c->add_option("--fw-trace-file", o.run.fw_trace_file, "write the instruction trace here (default stderr)");
   c->add_flag("--fw-profile", o.run.fw_profile, "print a flat per-function firmware profile of each NIC");
-  return [c]() { return c->parsed() ? run() : -1; };
+  return [c, exp = experiment_subcommand(*c)]() { return exp.app->parsed() ? exp.run() : c->parsed() ? run() : -1; };
 }};
 
 }  // namespace

@@ -18,6 +18,8 @@ void check_config(const GrimConfig& c) {
   range("pool", c.pool, 1, grim::kMaxPool);
   range("window", c.window, 2, grim::kMaxWindow);
   range("send_buffers", c.send_buffers, 1, grim::kMaxSendBuffers);
+  range("channels", c.channels, 0, (1u << grim::kChannels) - 1);
+  range("endpoints", c.endpoints, 1, grim::kMaxEndpoints);
   if (c.window & (c.window - 1)) throw UserError(fmt::format("grim: window = {} is not a power of two", c.window));
 }
 
@@ -38,6 +40,7 @@ void GrimDriver::open() {
   // cq_host .. irq in one PIO burst, then go.
   hif_write(grim::kHifCqHost, {static_cast<std::uint32_t>(cq_), cq_entries_, cfg_.mtu, cfg_.rto_us, cfg_.backoff_us, cfg_.pool,
                                cfg_.window, cfg_.send_buffers, host_.config().use_irq ? 1u : 0u});
+  if (cfg_.channels || cfg_.endpoints > 1) hif_write(grim::kHifChannels, {cfg_.channels, cfg_.endpoints});
   hif_write(grim::kHifGo, {1});
   ring_doorbell(0);
 }
@@ -48,10 +51,13 @@ void GrimDriver::post_recv(std::uint64_t addr, std::uint32_t capacity) {
   post(rq_, {static_cast<std::uint32_t>(addr), capacity});
 }
 
-void GrimDriver::send(std::uint32_t dst, std::uint32_t channel, std::uint64_t addr, std::uint32_t length, std::uint32_t tag) {
+void GrimDriver::send_to(std::uint32_t dst, std::uint32_t dst_endpoint, std::uint32_t channel, std::uint64_t addr, std::uint32_t length,
+                         std::uint32_t tag, std::uint32_t handler) {
   call_cost();
   while (sq_.produced - sends_done_ >= grim::kSqEntries) pending_.push_back(next_from_queue());
-  post(sq_, {static_cast<std::uint32_t>(addr), length, dst << 8 | channel, tag});
+  // Out-of-range fields are passed on as such: the firmware refuses them with an error completion.
+  const std::uint32_t to = (handler & 0xFF) << 24 | (dst_endpoint & 0xFF) << 16 | (dst & 0xFF) << 8 | (channel & 0xFF);
+  post(sq_, {static_cast<std::uint32_t>(addr), length, to, tag});
 }
 
 GrimDriver::Completion GrimDriver::next_from_queue() {
@@ -62,10 +68,12 @@ GrimDriver::Completion GrimDriver::next_from_queue() {
   const std::uint32_t w1 = m.read_be32(e + 4);
   c.kind = w1 >> 24;
   c.channel = (w1 >> 16) & 0xFF;
-  c.peer = w1 & 0xFFFF;
+  c.peer_endpoint = (w1 >> 8) & 0xFF;
+  c.peer = w1 & 0xFF;
   c.length = m.read_be32(e + 8);
   c.tag = m.read_be32(e + 12);
   c.slot = m.read_be32(e + 16);
+  c.handler = m.read_be32(e + 20);
   ++cq_next_;
   if (c.kind == grim::kCqSent || c.kind == grim::kCqSendError) ++sends_done_;
   else ++recvs_done_;
@@ -92,6 +100,12 @@ bool GrimDriver::poll_completion(Completion& c) {
   c = pending_.front();
   pending_.pop_front();
   return true;
+}
+
+bool GrimDriver::completion_waiting() {
+  if (!cq_) return false;
+  const std::uint64_t e = cq_ + ((cq_next_ - 1) % cq_entries_) * grim::kCqEntryBytes;
+  return host_.memory().read_be32(e) == cq_next_;
 }
 
 GrimDriver::Completion GrimDriver::wait_for(std::uint32_t kind) {

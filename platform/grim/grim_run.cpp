@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "hw/base/error.hpp"
+#include "platform/grim/grim_device_endpoint.hpp"
 #include "platform/grim/grim_stats.hpp"
 #include "platform/host/nic_network.hpp"
 
@@ -19,23 +20,41 @@ std::uint64_t GrimRunResult::total(grim::Stat s) const {
 
 namespace {
 
-// Modules live until the process ends (a SystemC kernel is not restarted).
-host::NicNetwork& make_network(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o) {
+// Modules live until the process ends (a SystemC kernel is not restarted). The device
+// endpoints' PCI devices (pcidev.* parameters) are read here, before the unused-key check.
+host::NicNetwork& make_network(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o, PciDeviceConfig& dev) {
   host::NicNetworkSpec spec;
   spec.hosts = o.work.nodes;
   spec.switches = o.switches;
   spec.ports = static_cast<int>(SwitchParams::kPorts.get(pv));
   spec.check = o.check;
   auto* net = new host::NicNetwork(pv, o.work.seed, image, spec);
+  if (o.work.devices) dev = PciDeviceConfig::from_params(pv, "grimdev");
   pv.check_all_used();
   return *net;
+}
+
+// What a device endpoint's memory must hold: its completion queue, 32 send and the receive
+// buffers of the largest message, the AM layer's few registry messages.
+std::uint64_t device_memory(const WorkloadOptions& w) {
+  const std::uint64_t buf = (std::uint64_t{w.max_size} + 63) & ~std::uint64_t{63};
+  return 128 * grim::kCqEntryBytes + (grim::kSqEntries + w.recv_buffers) * buf + 64 * 1024;
+}
+
+GrimConfig host_config(const GrimRunOptions& o) {
+  GrimConfig g = o.grim;
+  if (o.work.devices) {
+    g.channels = endpoint_channels(0, o.work.devices);
+    g.endpoints = 1 + o.work.devices;
+  }
+  return g;
 }
 
 class GrimRun {
  public:
   GrimRun(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o)
-      : o_(o), plan_(make_plan(o.work)), net_(make_network(pv, image, o)), scores_(static_cast<std::size_t>(o.work.nodes)),
-        credits_(o.work.nodes, o.work.host_credits, o.grim.mtu) {
+      : o_(o), grim_(host_config(o)), plan_(make_plan(o.work)), net_(make_network(pv, image, o, dev_cfg_)),
+        scores_(static_cast<std::size_t>(o.work.nodes) * grim::kMaxEndpoints), credits_(o.work.nodes, o.work.host_credits, o.grim.mtu) {
     // Refused before the run: a message larger than the credits could never be injected.
     if (credits_.enabled() && credits_.packets(o.work.max_size) > o.work.host_credits)
       throw UserError(fmt::format("--host-credits {}: a {}-byte message (--sizes) is {} packets of the {}-byte mtu; give at least that many credits "
@@ -45,9 +64,15 @@ class GrimRun {
 
   GrimRunResult run() {
     start_debug();
+    pio_after_open_.assign(static_cast<std::size_t>(net_.hosts()), 0);
     for (int n = 0; n < net_.hosts(); ++n) {
-      drv_.push_back(std::make_unique<GrimDriver>(net_.host(n), o_.grim));
-      net_.host(n).spawn("grim", [this, n] { run_node(*drv_[static_cast<std::size_t>(n)], n, plan_, o_.work, scores_[static_cast<std::size_t>(n)], credits_); });
+      const auto node = static_cast<std::uint32_t>(n);
+      drv_.push_back(std::make_unique<GrimDriver>(net_.host(n), grim_));
+      net_.host(n).spawn("grim", [this, n, node] {
+        run_node(*drv_[node], n, plan_, o_.work, scores_[ep_slot(node, 0)], credits_);
+        pio_after_open_[node] = net_.host(n).pio_transactions();  // an idle host's program ends once its endpoint is open
+      });
+      add_devices(n);
     }
     GrimRunResult r;
     r.error = simulate(o_.limit, true);
@@ -67,9 +92,29 @@ class GrimRun {
  private:
   Time drain_time() const { return o_.drain ? o_.drain : 20 * Time{o_.grim.rto_us} * kUs; }
 
+  // Device endpoints 1..devices on node n's PCI bus, each running its part of the workload
+  // as the device's program: no host CPU involved.
+  void add_devices(int n) {
+    const auto node = static_cast<std::uint32_t>(n);
+    for (std::uint32_t d = 1; d <= o_.work.devices; ++d) {
+      PciDeviceConfig c = dev_cfg_;
+      c.base = 0;  // placed by the host
+      c.memory = std::max<std::uint64_t>(c.memory, device_memory(o_.work));
+      if (c.memory > (16u << 20))
+        throw UserError(fmt::format("grim: a device endpoint needs {} bytes of memory for {}-byte messages, more than pcidev.memory's 16 MiB",
+                                    c.memory, o_.work.max_size));
+      PciDevice& dev = net_.host(n).add_device(fmt::format("grimdev{}", d), c);
+      dev_eps_.push_back(std::make_unique<GrimDeviceEndpoint>(dev, net_.host(n).pci(),
+                                                              GrimDeviceConfig{d, endpoint_channels(d, o_.work.devices), 128}));
+      GrimDeviceEndpoint* ep = dev_eps_.back().get();
+      dev.run([this, ep, n, node, d](PciDevice&) { run_node(*ep, n, plan_, o_.work, scores_[ep_slot(node, d)], credits_); });
+    }
+  }
+
   bool all_done() const {
-    for (const auto& s : scores_)
-      if (!s.done) return false;
+    for (int n = 0; n < net_.hosts(); ++n)
+      for (std::uint32_t e = 0; e <= o_.work.devices; ++e)
+        if (!scores_[ep_slot(static_cast<std::uint32_t>(n), e)].done) return false;
     return true;
   }
 
@@ -109,34 +154,54 @@ class GrimRun {
     for (int n = 0; n < net_.hosts(); ++n) {
       nic::Nic& x = net_.nic(n);
       NodeResult nr;
-      nr.score = scores_[static_cast<std::size_t>(n)];
+      const auto node = static_cast<std::uint32_t>(n);
+      nr.score = scores_[ep_slot(node, 0)];
+      for (std::uint32_t e = 1; e <= o_.work.devices; ++e) nr.devices.push_back(scores_[ep_slot(node, e)]);
+      nr.host_pio_after_open = pio_after_open_[node];
+      nr.host_pio = net_.host(n).pio_transactions();
+      nr.host_completion_waiting = drv_[node]->completion_waiting();
       const std::uint32_t hif = x.regs().mailbox();
       for (std::uint32_t i = 0; hif && i < grim::kStatWords; ++i) nr.stats[i] = x.sram().read32(hif + grim::kHifStats + 4 * i);
       nr.instructions = x.core().state().instret;
       nr.packets_sent = x.send_dma().stats().packets;
       nr.packets_received = x.recv_dma().stats().packets;
       nr.leaked = nr.stats[grim::kStatPoolFree] != o_.grim.pool || nr.stats[grim::kStatSendFree] != o_.grim.send_buffers;
-      r.planned += plan_.expected[static_cast<std::size_t>(n)];
-      r.delivered += nr.score.received;
+      for (std::uint32_t e = 0; e < grim::kMaxEndpoints; ++e) {
+        const std::size_t slot = ep_slot(node, e);
+        r.planned += plan_.expected[slot] - plan_.bogus[slot];
+        r.bogus_planned += plan_.bogus[slot];
+        r.delivered += scores_[slot].received;
+        r.am_unknown += scores_[slot].am_unknown;
+      }
       r.nodes.push_back(std::move(nr));
     }
     if (!r.error.empty()) {
       r.exit_code = 3;
-      for (int n = 0; n < net_.hosts(); ++n) r.error += fmt::format("\n  n{}: {}", n, scores_[static_cast<std::size_t>(n)].phase);
+      for (int n = 0; n < net_.hosts(); ++n)
+        for (std::uint32_t e = 0; e <= o_.work.devices; ++e)
+          r.error += fmt::format("\n  n{}.e{}: {}", n, e, scores_[ep_slot(static_cast<std::uint32_t>(n), e)].phase);
       return;
     }
+    const auto bad = [](const NodeScore& s) {
+      return s.duplicates || s.out_of_order || s.corrupt || s.unexpected || s.send_errors || s.am_unknown || !s.errors.empty();
+    };
     for (const auto& n : r.nodes) {
-      const NodeScore& s = n.score;
-      if (n.leaked || s.duplicates || s.out_of_order || s.corrupt || s.unexpected || s.send_errors || !s.errors.empty()) r.exit_code = 3;
+      if (n.leaked || bad(n.score)) r.exit_code = 3;
+      for (const auto& d : n.devices)
+        if (bad(d)) r.exit_code = 3;
     }
   }
 
   const GrimRunOptions& o_;
+  GrimConfig grim_;  // o_.grim with the host's channels and the endpoint count when there are devices
+  PciDeviceConfig dev_cfg_;
   Plan plan_;
   host::NicNetwork& net_;
   std::vector<NodeScore> scores_;
   HostCredits credits_;
   std::vector<std::unique_ptr<GrimDriver>> drv_;
+  std::vector<std::unique_ptr<GrimDeviceEndpoint>> dev_eps_;
+  std::vector<std::uint64_t> pio_after_open_;
   std::unique_ptr<std::ofstream> trace_out_;
 };
 

@@ -34,7 +34,10 @@ struct GrimRunOptions {
 };
 
 struct NodeResult {
-  NodeScore score;
+  NodeScore score;           // the host endpoint's (endpoint 0)
+  std::vector<NodeScore> devices;  // device endpoints 1.. (WorkloadOptions::devices)
+  std::uint64_t host_pio_after_open = 0, host_pio = 0;  // the host's PIO transactions once its endpoint was open, and at the end
+  bool host_completion_waiting = false;  // a completion entry reached the host's queue that its program never took
   Stats stats{};             // the firmware's counters after the drain (read from SRAM)
   std::uint64_t instructions = 0, packets_sent = 0, packets_received = 0;
   bool leaked = false;       // a pool or send buffer not back after the drain
@@ -45,6 +48,7 @@ struct GrimRunResult {
   std::string error;
   std::vector<NodeResult> nodes;
   std::uint64_t planned = 0, delivered = 0;
+  std::uint64_t am_unknown = 0, bogus_planned = 0;  // active messages naming an unknown handler: counted, and planned as such
   std::uint64_t credit_waits = 0;  // host credits: messages that had to wait for a credit
   Time finished = 0, end = 0;
   nlohmann::json report;

@@ -1,7 +1,9 @@
-// The GRIM test workload: a seeded plan of messages (random destination, channel and size per
-// sending node), the host program that sends it and receives its share, and the scoreboard
-// that checks every received message: the right stream index (exactly once, in order per
-// (source, channel)), its length and every byte.
+// The GRIM test workload: a seeded plan of messages (random destination node and endpoint,
+// channel and size per sending endpoint), the endpoint program (a host thread or a PCI
+// device's program) that sends it and receives its share, and the scoreboard that checks every
+// received message: the right stream index (exactly once, in order per (source endpoint,
+// destination endpoint, channel)), its length and every byte. With `am` every message is an
+// active message whose handler (registered by name with the master) runs the check.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -12,6 +14,7 @@
 
 #include "hw/base/sim_time.hpp"
 #include "platform/grim/grim_driver.hpp"
+#include "platform/grim/grim_endpoint.hpp"
 
 namespace sanvp::grim_host {
 
@@ -26,7 +29,16 @@ struct WorkloadOptions {
   std::uint32_t recv_buffers = grim::kRqEntries;  // receive buffers a host keeps posted
   std::uint32_t host_credits = 0;         // host-level flow control: packets in flight per destination (0: off, GRIM's optimistic NI flow control)
   std::uint64_t seed = 1;
+  std::uint32_t devices = 0;              // PCI device endpoints per node (1..3; device d owns channel 4-d, the host the others)
+  std::uint32_t idle_hosts = 0;           // bit n: node n's host only opens its NIC (its devices carry that node's traffic)
+  bool am = false;                        // active messages: handlers registered with the master (node 0's host) run the checks
+  std::uint32_t am_bogus = 0;             // per sending endpoint: extra messages naming a handler id nobody registered (counted errors)
 };
+
+// The logical channels endpoint `ep` owns with `devices` device endpoints per node (bit c).
+std::uint32_t endpoint_channels(std::uint32_t ep, std::uint32_t devices);
+// Index of (node, endpoint) in the per-endpoint vectors below.
+inline std::size_t ep_slot(std::uint32_t node, std::uint32_t ep) { return std::size_t{node} * grim::kMaxEndpoints + ep; }
 
 // Host-level credit flow control, the baseline GRIM is compared with (paper §3, Figure 3;
 // issue 17 part 4): a host injects a message only while it holds credits for its destination,
@@ -56,28 +68,36 @@ class HostCredits {
 // One planned message.
 struct Planned {
   std::uint32_t dst, channel, index, size;
+  std::uint32_t dst_ep = 0;
+  bool bogus = false;  // names a handler id nobody registered (am_bogus)
 };
 
-// The plan: what each node sends, in order, and what each (receiver, source, channel) stream
-// must deliver (sizes by stream index).
+// The plan: what each endpoint sends, in order, and what each (receiver, source endpoint,
+// channel) stream must deliver (sizes by stream index). Vectors are indexed by ep_slot.
 struct Plan {
-  std::vector<std::vector<Planned>> sends;  // by source node
-  std::vector<std::map<std::uint32_t, std::vector<std::uint32_t>>> streams;  // by receiver: key src << 8 | channel
-  std::vector<std::uint64_t> expected;      // messages each node receives
+  std::vector<std::vector<Planned>> sends;  // by sending endpoint
+  std::vector<std::map<std::uint32_t, std::vector<std::uint32_t>>> streams;  // by receiving endpoint: key stream_key(src, src_ep, channel)
+  std::vector<std::uint64_t> expected;      // messages each endpoint receives (bogus ones included)
+  std::vector<std::uint64_t> bogus;         // of which name an unknown handler
+  std::uint32_t participants = 0;           // endpoints that run the workload (AM registrations the master waits for)
 };
+inline std::uint32_t stream_key(std::uint32_t src, std::uint32_t src_ep, std::uint32_t channel) { return src << 16 | src_ep << 8 | channel; }
 Plan make_plan(const WorkloadOptions& o);
 
-// Tag of stream index `index` of (src, dst, channel): unique per sender, checked by the
-// receiver (16 nodes, 4 channels, 2^22 messages per stream).
-inline std::uint32_t message_tag(std::uint32_t src, std::uint32_t dst, std::uint32_t channel, std::uint32_t index) {
-  return src << 28 | dst << 24 | channel << 22 | (index & 0x3FFFFF);
+// Tag of stream index `index` of (src, dst, channel) to endpoint dst_ep: unique per sending
+// endpoint, checked by the receiver (16 nodes, 4 channels, 4 endpoints, 2^20 messages per stream).
+inline std::uint32_t message_tag(std::uint32_t src, std::uint32_t dst, std::uint32_t channel, std::uint32_t index, std::uint32_t dst_ep = 0) {
+  return src << 28 | dst << 24 | channel << 22 | dst_ep << 20 | (index & 0xFFFFF);
 }
-inline std::uint32_t tag_index(std::uint32_t tag) { return tag & 0x3FFFFF; }
+inline std::uint32_t tag_index(std::uint32_t tag) { return tag & 0xFFFFF; }
 
-// What a node's host saw.
+// What an endpoint's program saw.
 struct NodeScore {
   std::uint64_t sent = 0, send_errors = 0, received = 0, bytes = 0;
   std::uint64_t duplicates = 0, out_of_order = 0, corrupt = 0, unexpected = 0;
+  std::uint64_t am_handled = 0, am_incr = 0, am_unknown = 0;  // handlers run (of which "grim.incr"), unknown ids
+  std::uint32_t am_handlers = 0;                               // ids in the master's table as this endpoint received it
+  std::vector<std::string> am_errors;                          // the first unknown ids, with their source
   std::vector<std::string> errors;  // the first few, with details
   bool done = false;
   Time finished = 0;
@@ -85,7 +105,8 @@ struct NodeScore {
   void fail(std::string s) { if (errors.size() < 10) errors.push_back(std::move(s)); }
 };
 
-// Runs node `node`'s part of the plan on its host thread (under host credits if enabled).
-void run_node(GrimDriver& drv, int node, const Plan& plan, const WorkloadOptions& o, NodeScore& score, HostCredits& credits);
+// Runs endpoint `ep`'s part of the plan on node `node` (its host thread or device program;
+// under host credits if enabled). Opens the endpoint first.
+void run_node(GrimEndpoint& ep, int node, const Plan& plan, const WorkloadOptions& o, NodeScore& score, HostCredits& credits);
 
 }  // namespace sanvp::grim_host

@@ -150,6 +150,44 @@ TEST_CASE("Host credits: no NACK under the receiver overload that makes optimist
   CHECK(r.nodes[1].stats[grim::kStatPoolMin] > 0);
 }
 
+// The paper's NI buffer (Figure 3: 128 messages): n0 sends `n` one-fragment messages to n1,
+// whose host keeps one receive buffer posted and re-posts it 3 ms after each message (far
+// longer than the burst takes), so all but the first message wait in n1's pool. With
+// grim::kMaxPool buffers they all fit (the pool's low mark is exactly kMaxPool - (n - 1), no
+// NACK); with the former cap of 64 the same burst must be NACKed.
+GrimRunOptions held_burst_options(std::uint32_t n, std::uint32_t pool) {
+  GrimRunOptions o = options(2, 2, n, 64);
+  o.work.senders = 1;
+  o.work.recv_buffers = 1;
+  o.work.recv_delay = 3000 * kUs;
+  o.grim.pool = pool;
+  return o;
+}
+
+TEST_CASE("A pool of kMaxPool = 128 buffers holds a 100-packet burst its host is slow to take", "[grim][pool]") {
+  STATIC_REQUIRE(grim::kMaxPool == 128);
+  ParamValues pv;
+  const std::uint32_t n = 100;
+  const auto r = run(pv, held_burst_options(n, grim::kMaxPool));
+  check_scoreboard(r);
+  const auto& rx = r.nodes[1].stats;
+  CHECK(rx[grim::kStatAccepted] == n);
+  CHECK(rx[grim::kStatPoolMin] == grim::kMaxPool - (n - 1));
+  CHECK(rx[grim::kStatPoolFree] == grim::kMaxPool);
+  CHECK(r.total(grim::kStatNacksSent) == 0);
+  CHECK(r.total(grim::kStatNoBufDropped) == 0);
+}
+
+TEST_CASE("A pool of 64 buffers NACKs the same 100-packet burst and still loses nothing", "[grim][pool]") {
+  ParamValues pv;
+  const auto r = run(pv, held_burst_options(100, 64));
+  check_scoreboard(r);
+  const auto& rx = r.nodes[1].stats;
+  CHECK(rx[grim::kStatPoolMin] == 0);
+  CHECK(rx[grim::kStatNoBufDropped] > 0);
+  CHECK(rx[grim::kStatNacksSent] > 0);
+}
+
 TEST_CASE("Many small messages: no pool or send buffer leaked", "[grim][leak]") {
   ParamValues pv;
   pv.set("fault.drop", "1e-4", "test");
