@@ -2,7 +2,8 @@
 # Opens every GTKWave save file the project ships (waves/*.gtkw) and one that scripts/make_gtkw.py
 # generates, headless (xvfb-run), from the repository root and from the save file's own folder, as
 # the README and docs tell users to. Fails on any load error and when GTKWave shows fewer signals
-# than the save file lists (a signal the VCD no longer has). The VCDs are made by the documented
+# than the save file lists (a signal the VCD no longer has), and when a translate filter lacks a
+# name for a value its signal takes. The VCDs are made by the documented
 # commands in a scratch copy, so the source tree is never written.
 # usage: scripts/check_gtkw.sh SANVP_BINARY [SCRATCH_DIR]
 set -eu
@@ -11,6 +12,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 T=${2:-$(mktemp -d /tmp/sanvp-gtkw.XXXXXX)}
 rm -rf "$T" && mkdir -p "$T/waves" "$T/scripts" "$T/views"
 cp "$SRC"/waves/*.gtkw "$SRC/waves/fbs-figure1.sh" "$T/waves/"
+cp -r "$SRC/waves/filters" "$T/waves/"
 cp "$SRC/scripts/make_gtkw.py" "$T/scripts/"
 
 # The VCDs, by the commands README.md, docs/nic.md and waves/fbs-figure1.sh give.
@@ -41,5 +43,7 @@ for f in waves/*.gtkw views/*.gtkw; do
   check "$T/$(dirname "$f")" "$(basename "$f")"
   check / "$T/$f"
 done
+# Every value a filtered signal takes has a name in its translate filter.
+/usr/bin/python3 "$SRC/scripts/check_gtkw_filters.py" waves/*.gtkw views/*.gtkw || fail=1
 [ "$fail" -eq 0 ] && rm -rf "$T"
 exit "$fail"

@@ -10,6 +10,10 @@ With --group, only the named signals are shown, in that order, one group per opt
 is its full path, e.g. n1.out.stop; one the VCD lacks is an error). --marker puts named markers
 A, B, ... at times in ps, --window the view (ps), --note a comment line at the top. Example:
 waves/fbs-figure1.gtkw (docs/fbs.md, "Figure 1 in the waves").
+
+Enumerations show names through GTKWave translate filters (waves/filters/: flit kinds, send and
+receive DMA states), referenced relative to the save file. Without --group, signals that never
+change in the VCD are left out and named in a comment line at the top (--keep-flat keeps them).
 """
 import argparse
 import math
@@ -18,34 +22,60 @@ import sys
 
 
 def read_vars(path):
-    scopes, vars_ = [], []
+    """(scope, name, width) per signal, and the set of signals that change after $dumpvars."""
+    scopes, vars_, ids = [], [], {}
+    changing, defs, dump = set(), True, False
     with open(path) as f:
         for line in f:
             t = line.split()
             if not t:
                 continue
-            if t[0] == "$scope":
-                scopes.append(t[2])
-            elif t[0] == "$upscope":
-                scopes.pop()
-            elif t[0] == "$var":
-                width, name = int(t[2]), t[4]
-                vars_.append((".".join(scopes), name, width))
-            elif t[0] == "$enddefinitions":
-                break
-    return vars_
+            if defs:
+                if t[0] == "$scope":
+                    scopes.append(t[2])
+                elif t[0] == "$upscope":
+                    scopes.pop()
+                elif t[0] == "$var":
+                    width, name = int(t[2]), t[4]
+                    vars_.append((".".join(scopes), name, width))
+                    ids.setdefault(t[3], []).append(vars_[-1])
+                elif t[0] == "$enddefinitions":
+                    defs = False
+                continue
+            if t[0] == "$dumpvars":
+                dump = True
+            elif t[0] == "$end":
+                dump = False
+            elif not dump and t[0][0] not in "#$":
+                ident = t[1] if t[0][0] in "bBrR" else t[0][1:]
+                changing.update(ids.get(ident, []))
+    return vars_, changing
 
 
 ORDER = {"occupancy": 0, "stop_sent": 1, "data": 2, "kind": 3, "packet": 4, "stop": 5, "owner": 6}
 # Display flags of a trace: 0x28 binary, 0x22 hex, 0x24 decimal, 0x424 signed decimal (all
 # right-justified); group begin/end and comment lines are blank traces.
-HEX = {"data"}
-HEX_SELECTED = HEX | {"packet", "probe_tag", "pc", "isr"}  # --group: ids and tags read better in hex
+HEX = {"data", "packet", "pc", "probe_tag", "isr"}  # ids, addresses and tags read better in hex
+HEX_SELECTED = HEX
+# Translate filters (waves/filters/), by (scope suffix, name); flag 0x2024 = decimal + filtered.
+FILTERS = {("", "kind"): "flit_kind.txt", (".send", "state"): "send_state.txt", (".recv", "state"): "recv_state.txt"}
+FILTER_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "waves", "filters")
+
+
+def filter_for(scope, name):
+    for (suffix, n), f in FILTERS.items():
+        if n == name and scope.endswith(suffix):
+            return f
+    return None
 SIGNED = {"slot"}  # nN.fbs.slot is all ones (-1) before slot 0
 
 
-def trace_lines(scope, name, width, hex_names=HEX):
+def trace_lines(scope, name, width, hex_names=HEX, out_dir="."):
     full = f"{scope}.{name}" + (f"[{width - 1}:0]" if width > 1 else "")
+    filt = filter_for(scope, name)
+    if filt:
+        # GTKWave resolves the filter's path relative to the save file, like the VCD's.
+        return ["@2024", "^1 " + os.path.relpath(os.path.join(FILTER_DIR, filt), out_dir), full]
     if width == 1:
         flag = "@28"
     elif name in SIGNED:
@@ -106,11 +136,15 @@ def main():
     ap.add_argument("--marker", action="append", default=[], help="TIME_PS[=NAME]")
     ap.add_argument("--window", help="FROM_PS:TO_PS")
     ap.add_argument("--note", action="append", default=[], help="comment line above the groups")
+    ap.add_argument("--keep-flat", action="store_true", help="keep signals that never change")
     a = ap.parse_args()
     vcd = a.vcd
     out = a.out or os.path.splitext(vcd)[0] + ".gtkw"
-    vars_ = read_vars(vcd)
-    groups = chosen_groups(vars_, a.group) if a.group else default_groups(vars_)
+    vars_, changing = read_vars(vcd)
+    flat = [] if a.group or a.keep_flat else [v for v in vars_ if v not in changing]
+    groups = chosen_groups(vars_, a.group) if a.group else default_groups([v for v in vars_ if v not in flat])
+    if flat:  # a short row (a long one widens the name pane); the full list in the header
+        a.note.insert(0, f"{len(flat)} flat signals left out")
     markers = []
     for m in a.marker:
         t, _, name = m.partition("=")
@@ -125,6 +159,8 @@ def main():
              f'[dumpfile] "{rel}"', f'[savefile] "{os.path.basename(out)}"', f"[timestart] {window[0] if window else 0}", "[size] 1600 900", "[pos] -1 -1",
              marker_line(markers, window),
              f"[sst_width] {40 if a.group else 260}", "[signals_width] 240", f"[sst_expanded] {0 if a.group else 1}", "[sst_vpaned_height] 300"]
+    if flat:
+        lines.insert(1, "[*] never change in this VCD, left out: " + ", ".join(f"{sc}.{n}" for sc, n, _ in flat))
     for i, (_, name) in enumerate(markers):
         if name:
             lines.append(f"[markername] {chr(ord('A') + i)}{name}")
@@ -133,7 +169,8 @@ def main():
     for g, sigs in groups:
         lines += ["@800200", f"-{g}"]
         for scope, name, width in sigs:
-            lines += trace_lines(scope, name, width, HEX_SELECTED if a.group else HEX)
+            lines += trace_lines(scope, name, width, HEX_SELECTED if a.group else HEX,
+                                 os.path.dirname(os.path.abspath(out)))
         lines += ["@1000200", f"-{g}"]
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
   --set fbs.initial_skew=0 --set n1.fbs.offset_ticks=-2000 --vcd fbs-figure1.vcd --report /dev/null > /dev/null
 # Marker times: the edges tb/fbs/test_fbs_figure1.cpp checks (ps).
 python3 ../scripts/make_gtkw.py fbs-figure1.vcd fbs-figure1.gtkw \
-  --note "FBS Figure 1 (docs/fbs.md)" --note "kind: 1 head 2 body 3 tail" --note "send.state: 2 held by STOP" \
+  --note "FBS Figure 1 (docs/fbs.md)" \
   --group "n0: slow NIC=n0.fbs.slot,n0.out.kind,n0.out.packet,n0.out.stop,n0.send.state,n0.sys.probe_tag,n0.sys.probe_value,n0.regs.rtc" \
   --group "n1: fast NIC=n1.fbs.slot,n1.out.kind,n1.out.packet,n1.out.stop,n1.send.state,n1.sys.probe_tag,n1.sys.probe_value,n1.regs.rtc" \
   --group "sw0.p1.in: B's buffer=sw0.p1.in.occupancy,sw0.p1.in.stop_sent" \
