@@ -25,6 +25,8 @@ def read_vars(path):
     """(scope, name, width) per signal, and the set of signals that change after $dumpvars."""
     scopes, vars_, ids = [], [], {}
     changing, defs, dump = set(), True, False
+    span = {"first": None, "head": None, "last": 0}
+    t_now = 0
     with open(path) as f:
         for line in f:
             t = line.split()
@@ -42,14 +44,22 @@ def read_vars(path):
                 elif t[0] == "$enddefinitions":
                     defs = False
                 continue
-            if t[0] == "$dumpvars":
+            if t[0][0] == "#":
+                t_now = int(t[0][1:])
+                span["last"] = t_now
+            elif t[0] == "$dumpvars":
                 dump = True
             elif t[0] == "$end":
                 dump = False
             elif not dump and t[0][0] not in "#$":
                 ident = t[1] if t[0][0] in "bBrR" else t[0][1:]
-                changing.update(ids.get(ident, []))
-    return vars_, changing
+                sigs = ids.get(ident, [])
+                changing.update(sigs)
+                if sigs and span["first"] is None:
+                    span["first"] = t_now
+                if span["head"] is None and t[0] == "b1" and any(v[1] == "kind" for v in sigs):
+                    span["head"] = t_now
+    return vars_, changing, span
 
 
 ORDER = {"occupancy": 0, "stop_sent": 1, "data": 2, "kind": 3, "packet": 4, "stop": 5, "owner": 6}
@@ -140,7 +150,7 @@ def main():
     a = ap.parse_args()
     vcd = a.vcd
     out = a.out or os.path.splitext(vcd)[0] + ".gtkw"
-    vars_, changing = read_vars(vcd)
+    vars_, changing, span = read_vars(vcd)
     flat = [] if a.group or a.keep_flat else [v for v in vars_ if v not in changing]
     groups = chosen_groups(vars_, a.group) if a.group else default_groups([v for v in vars_ if v not in flat])
     if flat:  # a short row (a long one widens the name pane); the full list in the header
@@ -150,6 +160,16 @@ def main():
         t, _, name = m.partition("=")
         markers.append((int(t), name))
     window = tuple(int(x) for x in a.window.split(":")) if a.window else None
+    if not window and not a.group and span["first"] is not None and span["last"] > span["first"]:
+        # Open on what the trace holds: from just before the first activity to its end, with a
+        # marker at the first packet's head.
+        # GTKWave pulls a view that would run past the trace's end back to start earlier, so the
+        # zoom leaves the last tenth off-screen rather than lose the start.
+        lead = (span["last"] - span["first"]) // 50
+        start = max(0, span["first"] - lead)
+        window = (start, start + (span["last"] - start) * 9 // 10)
+        if span["head"] is not None and not markers:
+            markers.append((span["head"], "first head"))
 
     rel = os.path.relpath(os.path.abspath(vcd), os.path.dirname(os.path.abspath(out)))
     title = "selected signals" if a.group else "one group per switch port and per node"
