@@ -136,6 +136,7 @@ uint64_t sleep_once() {
   const uint32_t pre = nic::irq_status();
   const uint32_t why = nic::wait();
   const uint64_t r0 = nic::rtc();  // first thing after waking: kRxReadCycles after a packet's end
+  hif[kHifClock / 4] = static_cast<uint32_t>(r0);  // the host paces its staging by it
   nic::irq_ack(why);
   if (why & nic::kIrqRxDone) take_packets(r0, !(pre & nic::kIrqRxDone));
   return r0;

@@ -24,7 +24,10 @@
 //   0x34 syncs                   host (slave): sync packets to take before finishing
 //   0x38 stage                   firmware: SRAM address of the staging ring (kStageN buffers of kStageBytes)
 //   0x3C first_slot              host: absolute slot number of entry 0 of cycle 0
-//   0x40 table                   host: E entries of kEntryWords words (below)
+//   0x40 clock                   firmware: low word of its RTC, read on every wake (the host's
+//                                staging pacer: it cannot read the RTC register, so it polls this
+//                                word for a change and takes the new value as the RTC at that instant)
+//   0x44 table                   host: E entries of kEntryWords words (below)
 //
 // Entry words: 0 delta_ticks (slot start minus the previous entry's; entry 0: from the last entry
 // of the previous cycle), 1 delta_slots (the same in slots), 2 kind << 24 | offset sign << 23 |
@@ -48,11 +51,11 @@
 namespace sanvp::tdma_abi {
 
 inline constexpr uint32_t kHifMagic = 0x5354444Du;  // "STDM"
-inline constexpr uint32_t kVersion = 2;
+inline constexpr uint32_t kVersion = 3;
 inline constexpr uint32_t kHifVersion = 0x04, kHifMaxEntries = 0x08, kHifGo = 0x0C, kHifRole = 0x10, kHifLead = 0x14,
                           kHifEntries = 0x18, kHifCycles = 0x1C, kHifFirstHi = 0x20, kHifFirstLo = 0x24, kHifTxTicks = 0x28,
                           kHifApply = 0x2C, kHifDoneHost = 0x30, kHifSyncs = 0x34, kHifStage = 0x38, kHifFirstSlot = 0x3C,
-                          kHifTable = 0x40;
+                          kHifClock = 0x40, kHifTable = 0x44;
 inline constexpr uint32_t kMaxEntries = 512;
 inline constexpr uint32_t kEntryWords = 8;
 inline constexpr uint32_t kHifBytes = kHifTable + 4 * kEntryWords * kMaxEntries;

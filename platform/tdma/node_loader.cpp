@@ -1,5 +1,8 @@
 #include "platform/tdma/node_loader.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
 
 #include "firmware/tdma/tdma_proto.h"
@@ -64,11 +67,13 @@ class TdmaLoader : public host::HostInterfaceDriver {
 
  private:
   // Each message: its sequence word, the header room, the payload (a pattern naming stream and
-  // message), one PCI write; its data is in SRAM when the transaction ends.
+  // message), one PCI write; its data is in SRAM when the transaction ends. The host waits on its
+  // own clock for the RTC to reach the job's instant, from its last reading of the RTC.
   void stage_all(const TdmaNodePlan& p, std::uint32_t stage, TdmaNodeOutcome& o, host::AppResult& res) {
     res.phase = "staging messages into NIC SRAM";
     for (const StageJob& j : p.stage) {
-      sc_core::wait(delay_to(j.at));
+      if (now_ps() >= anchor_at_ + p.resync) read_clock(p, host_time(p, j.rtc));
+      sc_core::wait(delay_to(host_time(p, j.rtc)));
       std::vector<std::uint32_t> w(abi::kStageHead / 4 + (j.bytes + 3) / 4, 0);
       w[0] = j.m + 1;
       for (std::size_t i = abi::kStageHead / 4; i < w.size(); ++i) w[i] = (j.stream << 16) ^ (j.m + static_cast<std::uint32_t>(i));
@@ -77,6 +82,44 @@ class TdmaLoader : public host::HostInterfaceDriver {
       o.staged_at[j.m] = now_ps();
     }
   }
+
+  // When, on the host's clock, the RTC reaches `rtc`: from the last reading, at the nominal rate.
+  Time host_time(const TdmaNodePlan& p, std::uint64_t rtc) const {
+    const double d = (static_cast<double>(rtc) - static_cast<double>(anchor_rtc_)) * p.tick_ps;
+    return std::max<Time>(0, anchor_at_ + static_cast<Time>(std::llround(d)));
+  }
+
+  // Reads the firmware's clock word by PIO every `poll` until it changes (the firmware woke and
+  // published its RTC since the previous read) or until `until`. The new value is taken as the RTC
+  // at the previous read, the earliest instant it can have been published: the host then runs
+  // ahead of the RTC by at most one poll and one read, and so stages early, never late. No
+  // change in time: the old reading stays (tried again at the next job).
+  void read_clock(const TdmaNodePlan& p, Time until) {
+    const std::uint32_t w0 = host_.pio_read(hif(abi::kHifClock));
+    Time before = now_ps();  // the instant the previous read sampled the word
+    while (now_ps() + p.poll < until) {
+      sc_core::wait(sc_core::sc_time::from_value(p.poll));
+      const std::uint32_t w = host_.pio_read(hif(abi::kHifClock));
+      if (w == w0) {
+        before = now_ps();
+        continue;
+      }
+      const Time now = before;
+      // The 64-bit RTC nearest to the one the old reading predicts, with this low word.
+      const std::uint64_t guess = anchor_rtc_ + static_cast<std::uint64_t>(static_cast<double>(now - anchor_at_) / p.tick_ps);
+      std::uint64_t best = (guess & ~std::uint64_t{0xFFFFFFFF}) | w;
+      for (const std::int64_t k : {-1, 1}) {
+        const std::uint64_t c = best + static_cast<std::uint64_t>(k * (std::int64_t{1} << 32));
+        if (std::llabs(static_cast<std::int64_t>(c - guess)) < std::llabs(static_cast<std::int64_t>(best - guess))) best = c;
+      }
+      anchor_at_ = now;
+      anchor_rtc_ = best;
+      return;
+    }
+  }
+
+  Time anchor_at_ = 0;            // the last reading of the RTC: host time and value (none yet:
+  std::uint64_t anchor_rtc_ = 0;  // both started at 0, and the clocks have drifted little)
 
   void read_done(std::uint64_t done, TdmaNodeOutcome& o) {
     host::HostMemory& mem = host_.memory();

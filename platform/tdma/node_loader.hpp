@@ -24,11 +24,12 @@ struct TdmaEntry {
   std::vector<std::uint8_t> route;
 };
 
-// A message to stage: the node's m-th data message (send order), written when the host's clock
-// (global time: the host's clock is taken as ideal) reaches `at`.
+// A message to stage: the node's m-th data message (send order), written when its NIC's RTC (the
+// TDMA time) reaches `rtc`. The host cannot read the RTC register: it follows the clock word the
+// firmware publishes on every wake (tdma_proto.h), re-read every `resync` of its own clock.
 struct StageJob {
   std::uint32_t m = 0;
-  Time at = 0;
+  std::uint64_t rtc = 0;
   std::uint32_t bytes = 0, stream = 0;
 };
 
@@ -39,7 +40,9 @@ struct TdmaNodePlan {
   std::uint32_t first_slot = 0, cycles = 0;
   std::uint32_t tx_ticks = 0, apply = 0, syncs = 0;  // slave
   std::vector<TdmaEntry> entries;
-  std::vector<StageJob> stage;         // ascending `at`
+  std::vector<StageJob> stage;         // ascending `rtc`
+  double tick_ps = 1;                  // nominal RTC tick: the host's conversion of ticks to its own time
+  Time resync = 0, poll = 0;           // tdma.run.resync, tdma.run.poll
 };
 
 struct TdmaNodeOutcome {

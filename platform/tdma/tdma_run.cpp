@@ -45,6 +45,8 @@ void apply_knobs(ParamValues& pv, const RunKnobs& k, TdmaRunPlan& p) {
   p.best_bytes = static_cast<std::uint32_t>(rp.best_bytes);
   p.lead = rp.lead;
   p.stage_ahead = rp.stage_ahead;
+  p.resync = rp.resync;
+  p.poll = rp.poll;
   p.sync_on = k.sync.value_or(true);
   if (!p.sync_on) pv.set("tdma.sync.apply", "0", "sanvp tdma run --no-sync");
   const LinkTiming link = LinkTiming::from_params(pv);
@@ -210,25 +212,28 @@ std::vector<TdmaEntry> node_entries(const NetworkArg& net, const TdmaRunPlan& p,
   return v;
 }
 
-// The host writes data message m (slot n) stage_ahead before its slot start on its own clock
-// (nominal time). The ring of kStageN buffers must not be overwritten before a message's slot ends.
-std::vector<StageJob> stage_jobs(const TdmaRunPlan& p, std::uint32_t node, const TdmaNodePlan& np, Time start) {
+// The host writes data message m (slot n) stage_ahead before its slot start on its NIC's RTC
+// (the TDMA time: the RTC of slot n is tdma.sync.start + n slots, in ticks), not on global time,
+// which a drifting master leaves behind. The ring of kStageN buffers must not be overwritten
+// before a message's slots end.
+std::vector<StageJob> stage_jobs(const TdmaRunPlan& p, std::uint32_t node, const TdmaNodePlan& np) {
   std::vector<StageJob> jobs;
-  std::vector<Time> slot_end;
+  std::vector<std::uint64_t> slot_end;
+  const std::uint64_t ahead = ticks_up(p.stage_ahead, p.sync.tick_ps), slot = p.sync.slot_ticks;
   std::uint64_t n = np.first_slot;
   for (std::uint32_t c = 0; c < p.cycles; ++c)
     for (std::size_t j = 0; j < np.entries.size(); ++j) {
       const TdmaEntry& e = np.entries[j];
       if (c + j > 0) n += e.delta_slots;
       if (e.kind != abi::kKindData) continue;
-      const Time slot_start = start + static_cast<Time>(n) * p.sync.slot;
+      const std::uint64_t slot_start = p.sync.start + n * slot;
       StageJob job;
       job.m = static_cast<std::uint32_t>(jobs.size());
-      job.at = slot_start > p.stage_ahead ? slot_start - p.stage_ahead : 0;
+      job.rtc = slot_start > ahead ? slot_start - ahead : 0;
       job.bytes = e.bytes;
       job.stream = e.stream;
-      const Time end = slot_start + static_cast<Time>(p.stream(e.stream)->slots) * p.sync.slot;
-      if (job.m >= abi::kStageN && job.at < slot_end[job.m - abi::kStageN])
+      const std::uint64_t end = slot_start + static_cast<std::uint64_t>(p.stream(e.stream)->slots) * slot;
+      if (job.m >= abi::kStageN && job.rtc < slot_end[job.m - abi::kStageN])
         throw UserError(fmt::format("tdma.run.stage_ahead = {}: node {} would overwrite its message {} (staging ring of {}) before its slot ends; lower it",
                                     format_time(p.stage_ahead), node, job.m - abi::kStageN, abi::kStageN));
       slot_end.push_back(end);
@@ -237,8 +242,7 @@ std::vector<StageJob> stage_jobs(const TdmaRunPlan& p, std::uint32_t node, const
   return jobs;
 }
 
-void build_nodes(ParamValues& pv, const NetworkArg& net, std::uint64_t seed, TdmaRunPlan& p) {
-  const Time start = TdmaSyncParams::from_params(pv).start;
+void build_nodes(const NetworkArg& net, std::uint64_t seed, TdmaRunPlan& p) {
   for (std::size_t i = 0; i < p.sync.nodes.size(); ++i) {
     const std::uint32_t node = p.sync.nodes[i];
     const SyncNodePlan& sp = p.sync.plans[i];
@@ -261,7 +265,10 @@ void build_nodes(ParamValues& pv, const NetworkArg& net, std::uint64_t seed, Tdm
     if (!np.entries.empty()) {
       np.first = p.sync.start + std::uint64_t{np.first_slot} * p.sync.slot_ticks;
     }
-    np.stage = stage_jobs(p, node, np, start);
+    np.stage = stage_jobs(p, node, np);
+    np.tick_ps = p.sync.tick_ps;
+    np.resync = p.resync;
+    np.poll = p.poll;
     p.nodes.push_back(std::move(np));
   }
 }
@@ -282,7 +289,7 @@ TdmaRunPlan plan_tdma_run(ParamValues& pv, std::uint64_t seed, const NetworkArg&
   sync_routes(pv, p);
   derive_early(p);
   reserved_links(net, p);
-  build_nodes(pv, net, seed, p);
+  build_nodes(net, seed, p);
   return p;
 }
 

@@ -37,7 +37,7 @@ struct TdmaRunPlan {
   TdmaSchedule schedule;
   std::uint32_t cycles = 0;
   bool early = true, sync_on = true;
-  Time margin = 0, t_a = 0, t_early = 0, lead = 0, stage_ahead = 0;
+  Time margin = 0, t_a = 0, t_early = 0, lead = 0, stage_ahead = 0, resync = 0, poll = 0;
   std::int64_t early_ticks = 0;        // early sending: start - slot start = T_early - slot, in ticks (negative; 0 when off)
   std::uint32_t payload = 0, best_bytes = 0, max_hops = 0;
   double best_effort = 0;

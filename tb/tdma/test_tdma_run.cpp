@@ -287,3 +287,54 @@ TEST_CASE("sanvp tdma run prints the per-stream table and writes results.tdma_ru
   }
   CHECK(sanvp_run(dir + "no-such.yaml tdma-a", dir + "bad.txt") == 2);
 }
+
+namespace {
+
+// Staging against a drifting master (issue 16 part 3 fix): the master n0 runs 100 ppm fast, so the
+// TDMA time (its RTC, which the slaves follow) gains eps = 100e-6 on global time. A host that
+// stages by global time is late by eps x S on the firmware's check of a slot starting at S and
+// misses once eps S > stage_ahead - lead (the PIO write only makes it earlier). A host that paces
+// by its NIC's clock word errs by at most eps x resync + poll + one PIO read, far below the slack.
+constexpr double kEps = 100e-6;
+constexpr Time kAhead = 15 * kUs, kLead = 8 * kUs;  // tdma.run.stage_ahead (set below), tdma.run.lead (default)
+constexpr Time kMissAfter = static_cast<Time>(static_cast<double>(kAhead - kLead) / kEps);  // 70 ms
+constexpr Time kCycle = 40 * kSlot;
+constexpr std::int64_t kDriftCycles = static_cast<std::int64_t>(2 * kMissAfter / kCycle) + 50;  // the run ends ~2.2 x kMissAfter
+
+RunResult run_drifting_master(std::vector<std::string> sets) {
+  sets.insert(sets.end(), {"n0.osc.ppm=100", "tdma.run.payload=64", "tdma.run.stage_ahead=15us"});
+  RunKnobs k;
+  k.cycles = kDriftCycles;
+  k.early = false;
+  return run(sets, k);
+}
+
+}  // namespace
+
+TEST_CASE("TDMA run: a master 100 ppm fast, the hosts pace their staging by their NIC's clock: no staging miss", "[tdma][run]") {
+  // The run lasts past the instant the drift exceeds the slack (the case the fix is for).
+  REQUIRE(kEps * static_cast<double>(kStart + kDriftCycles * kCycle) > 2 * static_cast<double>(kAhead - kLead));
+  const RunResult r = run_drifting_master({});
+  REQUIRE(r.report["status"] == "completed");
+  const auto& t = tr(r);
+  CHECK(t["totals"]["stage_misses"] == 0);
+  CHECK(t["totals"]["deadline_misses"] == 0);
+  CHECK(stream(r, 10)["delivered"] == kDriftCycles);
+  CHECK(stream(r, 11)["delivered"] == kDriftCycles);
+  // The slack lost: the host's error (eps x tdma.run.resync 10 ms + a 1 us poll) and at most 2 us
+  // for the clock word's read and the 96-byte write on the 32-bit/33 MHz bus.
+  CHECK(t["staging_slack_ps"].get<double>() > static_cast<double>(kAhead - kLead - 1 * kUs - 2 * kUs) - kEps * 10e9);
+}
+
+TEST_CASE("TDMA run: a host that never re-reads its NIC's clock (staging on global time) misses once the drift exceeds the slack", "[tdma][run]") {
+  // tdma.run.resync longer than the run: the host counts from RTC 0 = global 0 at the nominal
+  // rate, i.e. on global time (the behaviour before the fix). Every message of a slot starting
+  // after kMissAfter misses: per stream at least the cycles after it, less one for the boundary.
+  const RunResult r = run_drifting_master({"tdma.run.resync=100s"});
+  REQUIRE(r.report["status"] == "completed");
+  const auto& t = tr(r);
+  const std::int64_t late_cycles = (kStart + kDriftCycles * kCycle - kMissAfter) / kCycle - 1;
+  CHECK(stream(r, 10)["stage_misses"] >= late_cycles);
+  CHECK(stream(r, 11)["stage_misses"] >= late_cycles);
+  CHECK(t["totals"]["stage_misses"] < 2 * kDriftCycles);  // the first ones are staged in time
+}
