@@ -27,7 +27,7 @@ tcl="$T/quit.tcl"
 printf 'puts "sanvp-displayed [llength [gtkwave::getDisplayedSignals]]"\ngtkwave::/File/Quit\n' > "$tcl"
 fail=0
 check() {  # check DIR GTKW: open GTKW from DIR; compare the shown signals with the save file's
-  listed=$(grep -c -E '^[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+:[0-9]+\])?$' "$1/$2" || true)
+  listed=$(grep -c -E '^(\+\{[^}]*\} )?[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+:[0-9]+\])?$' "$1/$2" || true)
   out=$(cd "$1" && timeout 120 xvfb-run -a -s "-screen 0 1600x900x24" gtkwave -S "$tcl" "$2" 2>&1) && rc=0 || rc=$?
   shown=$(printf '%s\n' "$out" | sed -n 's/^sanvp-displayed \([0-9]*\)$/\1/p')
   if [ "$rc" -ne 0 ] || printf '%s\n' "$out" | grep -q -i -E 'could not|error'; then
@@ -45,5 +45,7 @@ for f in waves/*.gtkw views/*.gtkw; do
 done
 # Every value a filtered signal takes has a name in its translate filter.
 /usr/bin/python3 "$SRC/scripts/check_gtkw_filters.py" waves/*.gtkw views/*.gtkw || fail=1
+# No two rows of a group look alike (aliases name the direction and the engine).
+/usr/bin/python3 "$SRC/scripts/check_gtkw_rows.py" waves/*.gtkw views/*.gtkw || fail=1
 [ "$fail" -eq 0 ] && rm -rf "$T"
 exit "$fail"

@@ -20,8 +20,8 @@ def view_filters(gtkw):
                 vcd = os.path.join(base, line.split('"')[1])
             elif line.startswith("^1 "):
                 pending = os.path.join(base, line[3:])
-            elif pending and re.match(r"^[A-Za-z_][\w.]*(\[\d+:\d+\])?$", line):
-                filters[line.split("[")[0]] = pending
+            elif pending and re.match(r"^(\+\{[^}]*\} )?[A-Za-z_][\w.]*(\[\d+:\d+\])?$", line):
+                filters[re.sub(r"^\+\{[^}]*\} ", "", line).split("[")[0]] = pending
                 pending = None
     return vcd, filters
 

@@ -62,7 +62,7 @@ def read_vars(path):
     return vars_, changing, span
 
 
-ORDER = {"occupancy": 0, "stop_sent": 1, "data": 2, "kind": 3, "packet": 4, "stop": 5, "owner": 6}
+ORDER = {"pc": -3, "sleep": -2, "isr": -1, "occupancy": 0, "stop_sent": 1, "data": 2, "kind": 3, "packet": 4, "stop": 5, "owner": 6}
 # Display flags of a trace: 0x28 binary, 0x22 hex, 0x24 decimal, 0x424 signed decimal (all
 # right-justified); group begin/end and comment lines are blank traces.
 HEX = {"data", "packet", "pc", "probe_tag", "isr"}  # ids, addresses and tags read better in hex
@@ -80,33 +80,97 @@ def filter_for(scope, name):
 SIGNED = {"slot"}  # nN.fbs.slot is all ones (-1) before slot 0
 
 
-def trace_lines(scope, name, width, hex_names=HEX, out_dir="."):
+def trace_lines(scope, name, width, hex_names=HEX, out_dir=".", alias=None, symbols=None):
+    """The save-file lines of one row: display flags, filter, optional alias, the signal."""
     full = f"{scope}.{name}" + (f"[{width - 1}:0]" if width > 1 else "")
+    row = (f"+{{{alias}}} " if alias else "") + full
     filt = filter_for(scope, name)
     if filt:
         # GTKWave resolves the filter's path relative to the save file, like the VCD's.
-        return ["@2024", "^1 " + os.path.relpath(os.path.join(FILTER_DIR, filt), out_dir), full]
+        return ["@2024", "^1 " + os.path.relpath(os.path.join(FILTER_DIR, filt), out_dir), row]
+    if name == "pc" and symbols:
+        # 0x4022: hex, right-justified, process-translated: the command prints symbol+offset.
+        return ["@4022", "^>1 " + symbols, row]
     if width == 1:
         flag = "@28"
     elif name in SIGNED:
         flag = "@424"
     else:
         flag = "@22" if name in hex_names else "@24"
-    return [flag, full]
+    return [flag, row]
+
+
+# A node's signals by the engine that drives them (scope below the node: regs.pc -> core).
+ENGINES = [("core", ("regs", "sys")), ("send DMA", ("send", "out")), ("receive DMA", ("recv", "in")),
+           ("host DMA", ("hdma",))]
+
+
+def engine_of(rest):
+    head = rest.split(".")[0]
+    for title, heads in ENGINES:
+        if head in heads:
+            return title
+    return head  # a protocol's own signals (e.g. fbs): their scope names them
+
+
+def group_of(scope):
+    parts = scope.split(".")
+    return ".".join(parts[:2]) if parts[0].startswith("sw") and len(parts) > 1 else parts[0]
 
 
 def default_groups(vars_):
+    """[(title, [(subtitle or None, [(scope, name, width, alias)])])]: one group per switch port
+    and per node; a node's rows in one subgroup per engine. Aliases are the path below the group
+    ("in occupancy", "out kind", "send state"), so no two rows of a group look alike."""
     groups = {}
     for scope, name, width in vars_:
-        parts = scope.split(".")
-        top = ".".join(parts[:2]) if parts[0].startswith("sw") and len(parts) > 1 else parts[0]
-        groups.setdefault(top, []).append((scope, name, width))
+        g = group_of(scope)
+        rest = scope[len(g) + 1:]
+        # GTKWave shows an alias's last dotted part only: words apart by spaces stay whole.
+        groups.setdefault(g, []).append((scope, name, width, f"{rest.replace('.', ' ')} {name}" if rest else name))
 
     def key(g):
         parts = g.replace("sw", "").replace("n", "").replace("p", "").split(".")
-        return (0 if g.startswith("sw") else 1, [int(x) if x.isdigit() else 0 for x in parts])
+        return [int(x) if x.isdigit() else 0 for x in parts]
 
-    return [(g, sorted(groups[g], key=lambda v: (v[0], ORDER.get(v[1], 9)))) for g in sorted(groups, key=key)]
+    def order(v):  # an engine's state first, then its link, each scope in signal order
+        return (v[1] != "state", v[0], ORDER.get(v[1], 9))
+
+    nodes = sorted((g for g in groups if not g.startswith("sw")), key=key)
+    ports = sorted((g for g in groups if g.startswith("sw")), key=key)
+    out_nodes = []
+    nic = {"regs", "send", "recv", "hdma"}
+    for g in nodes:
+        rows = sorted(groups[g], key=order)
+        if not any(v[0][len(g) + 1:].split(".")[0] in nic for v in rows):
+            out_nodes.append((g, [(None, rows)]))  # a traffic endpoint: its links only
+            continue
+        subs = {}
+        for v in rows:
+            subs.setdefault(engine_of(v[0][len(g) + 1:]), []).append(v)
+        known = [t for t, _ in ENGINES if t in subs] + sorted(t for t in subs if t not in dict(ENGINES))
+        out_nodes.append((g, [(t, subs[t]) for t in known]))
+    out_ports = [(g, [(None, sorted(groups[g], key=order))]) for g in ports]
+    # The groups a view is about first: NIC engines make it a node view, else a switch view.
+    engines = any(t in dict(ENGINES) for _, subs in out_nodes for t, _ in subs)
+    return out_nodes + out_ports if engines else out_ports + out_nodes
+
+
+def symbol_commands(specs, sanvp, out_dir):
+    """{node or "": process-filter command} from --symbols [NODE=]IMAGE options."""
+    if not specs:
+        return {}
+    exe = sanvp or os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "sanvp"), out_dir)
+    cmds = {}
+    for spec in specs:
+        node, _, image = spec.rpartition("=")
+        cmds[node] = f"{exe} fw symbolize {image}"
+    return cmds
+
+
+def symbols_for(cmds, scope):
+    node = scope.split(".")[0]
+    return cmds.get(node, cmds.get(""))
 
 
 def chosen_groups(vars_, specs):
@@ -118,8 +182,9 @@ def chosen_groups(vars_, specs):
         for n in filter(None, (x.strip() for x in names.split(","))):
             if n not in by_path:
                 sys.exit(f"make_gtkw.py: --group {title}: the VCD has no signal {n}")
-            sigs.append(by_path[n])
-        out.append((title, sigs))
+            scope, name, width = by_path[n]
+            sigs.append((scope, name, width, n.replace(".", " ")))
+        out.append((title, [(None, sigs)]))
     return out
 
 
@@ -147,6 +212,11 @@ def main():
     ap.add_argument("--window", help="FROM_PS:TO_PS")
     ap.add_argument("--note", action="append", default=[], help="comment line above the groups")
     ap.add_argument("--keep-flat", action="store_true", help="keep signals that never change")
+    ap.add_argument("--symbols", action="append", default=[],
+                    help="[NODE=]IMAGE: show NODE's pc (every node's without NODE=) as symbol+offset "
+                         "through `sanvp fw symbolize IMAGE` (a GTKWave process filter)")
+    ap.add_argument("--sanvp", default=None, help="the sanvp binary the process filter runs "
+                    "(default: build/sanvp of this checkout, as a path relative to the save file)")
     a = ap.parse_args()
     vcd = a.vcd
     out = a.out or os.path.splitext(vcd)[0] + ".gtkw"
@@ -164,10 +234,11 @@ def main():
         # Open on what the trace holds: from just before the first activity to its end, with a
         # marker at the first packet's head.
         # GTKWave pulls a view that would run past the trace's end back to start earlier, so the
-        # zoom leaves the last tenth off-screen rather than lose the start.
+        # zoom leaves the last quarter off-screen rather than lose the start (the zoom formula
+        # below is good to about 15 %).
         lead = (span["last"] - span["first"]) // 50
         start = max(0, span["first"] - lead)
-        window = (start, start + (span["last"] - start) * 9 // 10)
+        window = (start, start + (span["last"] - start) * 3 // 4)
         if span["head"] is not None and not markers:
             markers.append((span["head"], "first head"))
 
@@ -186,15 +257,22 @@ def main():
             lines.append(f"[markername] {chr(ord('A') + i)}{name}")
     for note in a.note:
         lines += ["@200", f"-{note}"]
-    for g, sigs in groups:
+    out_dir = os.path.dirname(os.path.abspath(out))
+    symbols = symbol_commands(a.symbols, a.sanvp, out_dir)
+    hexes = HEX_SELECTED if a.group else HEX
+    for g, subs in groups:
         lines += ["@800200", f"-{g}"]
-        for scope, name, width in sigs:
-            lines += trace_lines(scope, name, width, HEX_SELECTED if a.group else HEX,
-                                 os.path.dirname(os.path.abspath(out)))
+        for sub, sigs in subs:
+            if sub:
+                lines += ["@800200", f"-{sub}"]
+            for scope, name, width, alias in sigs:
+                lines += trace_lines(scope, name, width, hexes, out_dir, alias, symbols_for(symbols, scope))
+            if sub:
+                lines += ["@1000200", f"-{sub}"]
         lines += ["@1000200", f"-{g}"]
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
-    nsig = sum(len(s) for _, s in groups)
+    nsig = sum(len(sigs) for _, subs in groups for _, sigs in subs)
     print(f"wrote {out} ({nsig} signals in {len(groups)} groups)")
 
 
