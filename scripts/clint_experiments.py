@@ -18,6 +18,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot_axes import readable_log_ticks, save  # noqa: E402
+
 PAPER_RATIO = {(0.1, False): "51", (0.1, True): "19", (0.3, False): "11", (0.3, True): "11"}  # as printed
 PAPER_TABLE2 = {  # load -> (bulk smooth, bulk bursty, quick smooth, quick bursty), us; None = saturated
     0.1: (7.4, 21.0, 0.1, 1.1),
@@ -42,27 +45,46 @@ def series(points, arch, bursty, key="mean_latency_us"):
     return [p["load"] for p in pts], [p[key] for p in pts], [p["saturated"] for p in pts]
 
 
-def latency_plot(points, archs, title, path):
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+def paper_series(arch, bursty):
+    """Table 2's values for B4 (bulk) or Q2 (quick): [(load, us)], saturated entries left out."""
+    col = {("B4", False): 0, ("B4", True): 1, ("Q2", False): 2, ("Q2", True): 3}.get((arch, bursty))
+    if col is None:
+        return []
+    return [(load, v[col]) for load, v in PAPER_TABLE2.items() if v[col] is not None]
+
+
+def latency_plot(points, archs, title, path, paper_arch=None):
+    """Mean latency per architecture; a saturated point has no steady-state latency (it grows with
+    the run), so it is drawn as an x at the top edge, not at a latency; Table 2 drawn as 'paper'."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
     for ax, bursty in zip(axes, (False, True)):
-        for arch in archs:
+        sat_drawn = False
+        for i, arch in enumerate(archs):
             x, y, sat = series(points, arch, bursty)
             xs = [a for a, s in zip(x, sat) if not s]
             ys = [b for b, s in zip(y, sat) if not s]
             (line,) = ax.plot(xs, ys, marker="o", label=arch)
             xo = [a for a, s in zip(x, sat) if s]
-            yo = [b for b, s in zip(y, sat) if s]
             if xo:
-                ax.plot(xo, yo, marker="x", linestyle="none", color=line.get_color())
+                # One row per architecture at the top, so coinciding loads stay visible.
+                ax.plot(xo, [0.97 - 0.045 * i] * len(xo), marker="x", ms=8, mew=2, linestyle="none", color=line.get_color(),
+                        transform=ax.get_xaxis_transform(), clip_on=False)
+                sat_drawn = True
+        if sat_drawn:
+            ax.plot([], [], "x", color="k", mew=2, label="saturated: source backlog grows, no steady latency (x at top, colour = arch)")
+        if paper_arch:
+            pp = paper_series(paper_arch, bursty)
+            ax.plot([p[0] for p in pp], [p[1] for p in pp], "k*", ms=11, ls="none", label=f"paper (Table 2, {paper_arch})")
+        n = min((p.get("latency_samples", p.get("completed", 0)) for p in points if p["bursty"] == bursty and not p["saturated"]), default=0)
         ax.set_yscale("log")
         ax.set_xlabel("offered load (fraction of link bandwidth)")
-        ax.set_title(("bursty (bursts of 1..5)" if bursty else "non-bursty"))
+        ax.set_title(("bursty (bursts of 1..5)" if bursty else "non-bursty") + f"; >= {n} packets per point")
         ax.grid(True, which="both", alpha=0.3)
-    axes[0].set_ylabel("mean latency [us] (x = saturated)")
-    axes[1].legend()
+        ax.legend(fontsize=7, loc="upper left")  # latency grows with load: that corner is empty
+        ax.set_ylabel("mean latency (µs)")
+        readable_log_ticks(ax)
     fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save(fig, path)
     plt.close(fig)
 
 
@@ -75,12 +97,11 @@ def collision_plot(points, path):
             x, y, _ = series(points, arch, bursty, "ack_collision_rate")
             ax.plot(x, y, ":", marker="s", label="Q1: collisions with acks")
     ax.set_xlabel("offered qreq load (fraction of link bandwidth)")
-    ax.set_ylabel("dropped qreq / transmitted qreq")
+    ax.set_ylabel("collision rate (dropped / transmitted qreq)")
     ax.set_title("Quick-channel collision rates (non-bursty)")
     ax.grid(True, alpha=0.3)
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save(fig, path)
     plt.close(fig)
 
 
@@ -123,8 +144,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     bulk = sweep(args, "fig8", ["--preset", "fig8"])
     quick = sweep(args, "fig9", ["--preset", "fig9"])
-    latency_plot(bulk, ["B1", "B2", "B3", "B4"], "Bulk channel latency vs load (16 hosts)", os.path.join(args.out, "fig8_bulk_latency.png"))
-    latency_plot(quick, ["Q1", "Q2"], "Quick channel latency vs load (16 hosts)", os.path.join(args.out, "fig9_quick_latency.png"))
+    latency_plot(bulk, ["B1", "B2", "B3", "B4"], "Bulk channel latency vs load (16 hosts)", os.path.join(args.out, "fig8_bulk_latency.png"), "B4")
+    latency_plot(quick, ["Q1", "Q2"], "Quick channel latency vs load (16 hosts)", os.path.join(args.out, "fig9_quick_latency.png"), "Q2")
     collision_plot(quick, os.path.join(args.out, "fig10_collisions.png"))
     arb = []
     for name in ("lcf", "islip", "maxsize"):

@@ -16,6 +16,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_axes  # noqa: E402
+
 
 def ns(v):
     return None if v is None or v < 0 else v / 1000.0
@@ -48,13 +51,12 @@ def skew_lines(ax, pts, x, label="", tree=False, style="-"):
     if tree:
         line(ax, xs, [ns(p["analytic"]["bound_bl_minus_ks_ps"]) for p in pts], ls=":", marker="^", color="C4", label=f"bl-ks, paper's 4 levels{label}")
     paper = [(x(p), ns(p["paper"].get("skew_ps"))) for p in pts if "skew_ps" in p["paper"]]
-    if paper:
+    if paper and "paper" not in [ln.get_label() for ln in ax.lines]:  # once per axes: both series share it
         ax.plot([q[0] for q in paper], [q[1] for q in paper], "k*", ms=12, ls="none", label="paper")
 
 
 def save(fig, out, name):
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, name), dpi=90)
+    plot_axes.save(fig, os.path.join(out, name), dpi=90)
     plt.close(fig)
     print("wrote", os.path.join(out, name))
 
@@ -76,7 +78,8 @@ def tables(points, out, group, ports, title, tree):
         line(axes[1], [drift(p) for p in row], [ov(p["paper"], "overhead_hundredths") for p in row], ls="none", marker="*", ms=10, color=c, label=f"{k}-port paper")
         line(axes[1], [drift(p) for p in row], [ov(p["analytic"], "overhead_eq12_bl_minus_ks_hundredths") for p in row], ls="--", color=c, label=f"{k}-port Eq. 12 (bl-ks)")
         line(axes[1], [drift(p) for p in row], [ov(p["simulated"] or {}, "overhead_eq12_from_skew_hundredths") for p in row], marker="o", color=c, label=f"{k}-port from simulated skew")
-    axes[0].set(xlabel="drift (ppm)", ylabel="skew after a round (ns)", title=title + ": skew")
+    axes[0].set(xlabel="drift (ppm)", title=title + ": skew")
+    plot_axes.time_axis(axes[0], "skew after a round")
     axes[1].set(xlabel="drift (ppm)", ylabel="overhead (%)", title=title + ": Eq. 12 overhead")
     for ax in axes:
         ax.grid(alpha=0.3)
@@ -90,7 +93,8 @@ def fig4(points, out):
         return
     fig, ax = plt.subplots(figsize=(7, 4.4))
     skew_lines(ax, pts, lambda p: p["inputs"]["rd_ps"] / 1000.0)
-    ax.set(xlabel="rd (ns)", ylabel="skew (ns)", title="Fig. 4: SSS, 8-port switch, vs routing delay")
+    ax.set(xlabel="routing delay rd (ns)", title="Fig. 4: SSS, 8-port switch, vs routing delay")
+    plot_axes.time_axis(ax, "skew")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     save(fig, out, "fig4.png")
@@ -108,7 +112,8 @@ def fig5(points, out):
     for ax, axis, x, xl in ((axes[0], "cp", gbps, "link bandwidth (Gb/s)"), (axes[1], "bl", lambda p: p["inputs"]["bl"], "bl (flits)")):
         for how, style, lab in (("rule", "-", ""), ("paper ks/kg", "--", ", paper ks/kg")):
             skew_lines(ax, [p for p in pts if p["series"] == f"{axis}, {how}"], x, lab, style=style)
-        ax.set(xlabel=xl, ylabel="skew (ns)", title=f"Fig. 5: SSS vs {axis} (solid: rule, dashed: paper ks/kg)")
+        ax.set(xlabel=xl, title=f"Fig. 5: SSS vs {axis} (solid: rule, dashed: paper ks/kg)")
+        plot_axes.time_axis(ax, "skew")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=6)
     save(fig, out, "fig5.png")
@@ -122,7 +127,8 @@ def fig6(points, out):
     for how, style, lab in (("rule", "-", ""), ("paper ks/kg", "--", ", paper ks/kg")):
         skew_lines(ax, [p for p in pts if p["series"] == how], gbps, lab, tree=True, style=style)
     net = pts[0]["analytic_simulated_network"]["network"]
-    ax.set(xlabel="link bandwidth (Gb/s)", ylabel="skew (ns)", title=f"Fig. 6: HSS vs link bandwidth (simulated: {net})")
+    ax.set(xlabel="link bandwidth (Gb/s)", title=f"Fig. 6: HSS vs link bandwidth (simulated: {net})")
+    plot_axes.time_axis(ax, "skew")
     ax.set_yscale("log")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=6)

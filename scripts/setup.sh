@@ -2,7 +2,8 @@
 # Installs every Debian package sanvp needs. Idempotent: packages already present are skipped.
 set -eu
 PKGS="build-essential cmake ninja-build pkg-config libsystemc-dev verilator libfmt-dev catch2 \
-libyaml-cpp-dev nlohmann-json3-dev libcli11-dev clang lld llvm libclang-rt-14-dev gtkwave xvfb xauth python3-matplotlib graphviz"
+libyaml-cpp-dev nlohmann-json3-dev libcli11-dev clang lld llvm libclang-rt-14-dev gtkwave xvfb xauth python3-matplotlib graphviz \
+slurmctld slurmd slurm-client munge"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

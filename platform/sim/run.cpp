@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 #include <functional>
@@ -77,6 +78,7 @@ namespace {
 // their errors are reported in).
 struct RunLimits : SimParams {
   TrafficConfig traffic;
+  Time window_from = 0;  // the measurement window is [window_from, duration)
 };
 
 RunLimits read_limits(ParamValues& pv) {
@@ -84,7 +86,32 @@ RunLimits read_limits(ParamValues& pv) {
   l.read_params(pv);
   l.traffic = TrafficConfig::from_params(pv, "");
   l.traffic.stop = l.duration;
+  l.window_from = static_cast<Time>(std::llround(l.warmup * static_cast<double>(l.duration)));
   return l;
+}
+
+// Every link direction's flit count at the measurement window's start and end: link utilization
+// over the window. Taken by a process at those times (the run loop's steps need not meet them);
+// one run per process, so a file-level value like the trace hold below.
+struct WindowSnapshots {
+  std::vector<std::uint64_t> from, to;
+};
+WindowSnapshots g_window;
+
+std::vector<std::uint64_t> channel_flits(Network& net) {
+  std::vector<std::uint64_t> v;
+  for (const auto& c : net.channels()) v.push_back(c->flits());
+  return v;
+}
+
+void start_window_snapshots(Network& net, const RunLimits& L) {
+  sc_core::sc_spawn_options o;
+  sc_core::sc_spawn([&net, from = L.window_from, to = L.duration] {
+    sc_core::wait(sc_core::sc_time::from_value(from));
+    g_window.from = channel_flits(net);
+    sc_core::wait(sc_core::sc_time::from_value(to - from));
+    g_window.to = channel_flits(net);
+  }, "sim_window", &o);
 }
 
 // Declares the topology and the agents, builds the network and installs its routes.
@@ -210,6 +237,88 @@ Time statistics_end(Network& net, RunAgents* agents, RunStatus status, Time stop
   return end;
 }
 
+// The measurement window of a run: what was created in it (offered) and delivered in it
+// (accepted), per node and in total, and the source queues at its start and end.
+struct Measurement {
+  Time from = 0, to = 0;  // [from, to): to is sim.duration, or the stop of a run that ended before it
+  int nodes = 0;          // test endpoints (hosts with NICs are not counted)
+  Time cp = 0;            // character period of the endpoints' links: flit rates are per cp
+  struct Count { std::uint64_t packets = 0, payload = 0, wire = 0; };
+  Count offered, accepted;
+  std::uint64_t backlog_from = 0, backlog_to = 0;  // packets created but not yet injected
+  std::vector<Count> node_offered, node_accepted;
+  std::vector<std::uint64_t> node_backlog_from, node_backlog_to;
+  double margin = 0, tolerance = 0;  // sim.saturation_margin; the allowed shortfall in packets
+  bool saturated = false;
+  double seconds() const { return static_cast<double>(to - from) * 1e-12; }
+  bool in(Time t) const { return t >= from && t < to; }
+};
+
+// A packet waits in its source queue from its creation until its first flit leaves.
+bool queued_at(const PacketRecord& r, Time t) { return r.created <= t && (r.injected == kNever || r.injected > t); }
+
+// The saturation rule (run.params.yaml, sim.saturation_margin): with n packets created in the
+// window, 3*sqrt(n) is three standard deviations of that Poisson count, above the boundary effect
+// (packets in flight at the window's ends) of a network that keeps up.
+void judge_saturation(Measurement& m) {
+  const double n = static_cast<double>(m.offered.packets);
+  m.tolerance = std::max(m.margin * n, 3.0 * std::sqrt(n));
+  const double shortfall = n - static_cast<double>(m.accepted.packets);
+  const double growth = static_cast<double>(m.backlog_to) - static_cast<double>(m.backlog_from);
+  m.saturated = n > 0 && (shortfall > m.tolerance || growth > m.tolerance);
+}
+
+Measurement measure(Network& net, const RunLimits& L, Time stopped) {
+  Measurement m;
+  m.from = L.window_from;
+  m.to = std::max(m.from, std::min(L.duration, stopped));
+  m.margin = L.saturation_margin;
+  for (int n = 0; n < net.nodes(); ++n) if (!net.is_external(n)) ++m.nodes;
+  if (!net.channels().empty()) m.cp = net.channels().front()->timing().cp;
+  const auto N = static_cast<std::size_t>(net.nodes());
+  m.node_offered.assign(N, {});
+  m.node_accepted.assign(N, {});
+  m.node_backlog_from.assign(N, 0);
+  m.node_backlog_to.assign(N, 0);
+  auto add = [](Measurement::Count& c, const PacketRecord& r) { ++c.packets; c.payload += r.payload; c.wire += r.wire_len(); };
+  for (const auto& r : net.packets().all()) {
+    if (m.in(r.created)) { add(m.offered, r); add(m.node_offered.at(r.src), r); }
+    if (r.deliveries >= 1 && m.in(r.tail_arrival)) { add(m.accepted, r); add(m.node_accepted.at(r.dst), r); }
+    if (queued_at(r, m.from)) { ++m.backlog_from; ++m.node_backlog_from.at(r.src); }
+    if (queued_at(r, m.to)) { ++m.backlog_to; ++m.node_backlog_to.at(r.src); }
+  }
+  judge_saturation(m);
+  return m;
+}
+
+double mbps(std::uint64_t bytes, double nodes, double seconds) { return nodes > 0 && seconds > 0 ? static_cast<double>(bytes) / nodes / seconds / 1e6 : 0.0; }
+
+// Flits per character period per node: the fraction of a link's bandwidth, comparable to traffic.load.
+double flit_rate(std::uint64_t flits, double nodes, const Measurement& m) {
+  return nodes > 0 && m.to > m.from && m.cp ? static_cast<double>(flits) * static_cast<double>(m.cp) / static_cast<double>(m.to - m.from) / nodes : 0.0;
+}
+
+double round6(double x) { return std::round(x * 1e6) / 1e6; }
+
+const char* const kSaturationRule =
+    "saturated when the packets delivered in the window fall short of the n created in it, or the source queues grow over it, "
+    "by more than max(sim.saturation_margin * n, 3 * sqrt(n)) packets";
+
+nlohmann::json measurement_json(const Measurement& m, double warmup, std::uint64_t latency_samples) {
+  const double nodes = m.nodes;
+  auto side = [&](const Measurement::Count& c) {
+    return nlohmann::json{{"packets", c.packets}, {"payload_bytes", c.payload}, {"flits", c.wire},
+                          {"MBps_per_node", round6(mbps(c.payload, nodes, m.seconds()))},
+                          {"flits_per_cp_per_node", round6(flit_rate(c.wire, nodes, m))}};
+  };
+  return {{"warmup_fraction", warmup}, {"window_from_ps", m.from}, {"window_to_ps", m.to}, {"nodes", m.nodes}, {"cp_ps", m.cp},
+          {"offered", side(m.offered)}, {"accepted", side(m.accepted)},
+          {"source_backlog_packets", {{"window_start", m.backlog_from}, {"window_end", m.backlog_to},
+                                      {"growth", static_cast<std::int64_t>(m.backlog_to) - static_cast<std::int64_t>(m.backlog_from)}}},
+          {"latency_samples", latency_samples}, {"saturated", m.saturated},
+          {"saturation_tolerance_packets", round6(m.tolerance)}, {"saturation_margin", m.margin}, {"saturation_rule", kSaturationRule}};
+}
+
 struct PacketCounts {
   std::vector<Time> lat, net_lat;  // created->tail and injected->tail of each delivered packet
   std::uint64_t delivered = 0, corrupt = 0, dup = 0, payload_bytes = 0;
@@ -219,7 +328,8 @@ struct PacketCounts {
   std::uint64_t errors() const { return corrupt - faulted_corrupt; }  // bad packets no fault explains
 };
 
-PacketCounts count_packets(Network& net) {
+// Latencies count the packets created in the measurement window only.
+PacketCounts count_packets(Network& net, const Measurement& m) {
   PacketCounts c;
   for (const auto& r : net.packets().all()) {
     if (r.corrupt) ++c.corrupt;
@@ -233,19 +343,29 @@ PacketCounts count_packets(Network& net) {
     if (r.deliveries >= 1) {
       ++c.delivered;
       c.payload_bytes += r.payload;
-      c.lat.push_back(r.tail_arrival - r.created);
-      c.net_lat.push_back(r.tail_arrival - r.injected);
+      if (m.in(r.created)) {
+        c.lat.push_back(r.tail_arrival - r.created);
+        c.net_lat.push_back(r.tail_arrival - r.injected);
+      }
     }
   }
   return c;
 }
 
-nlohmann::json links_json(Network& net, Time end) {
+// utilization: over the whole run [0, end]; window_utilization: over the measurement window (from
+// the flit counts taken at its ends; a run that stopped inside it ends the window there).
+nlohmann::json links_json(Network& net, Time end, const Measurement& m) {
   nlohmann::json links = nlohmann::json::array();
+  const bool window = net.packets().size() > 0 && g_window.from.size() == net.channels().size() && m.to > m.from;
+  const std::vector<std::uint64_t> to = g_window.to.size() == net.channels().size() ? g_window.to : channel_flits(net);
+  std::size_t i = 0;
   for (const auto& c : net.channels()) {
-    const double util = end ? static_cast<double>(c->flits()) * static_cast<double>(c->timing().cp) / static_cast<double>(end) : 0.0;
-    links.push_back({{"link", c->path()}, {"flits", c->flits()}, {"control_symbols", c->controls()},
-                     {"utilization", std::round(util * 1e6) / 1e6}});
+    const double cp = static_cast<double>(c->timing().cp);
+    const double util = end ? static_cast<double>(c->flits()) * cp / static_cast<double>(end) : 0.0;
+    nlohmann::json l{{"link", c->path()}, {"flits", c->flits()}, {"control_symbols", c->controls()}, {"utilization", round6(util)}};
+    if (window) l["window_utilization"] = round6(static_cast<double>(to[i] - g_window.from[i]) * cp / static_cast<double>(m.to - m.from));
+    links.push_back(l);
+    ++i;
   }
   return links;
 }
@@ -292,21 +412,26 @@ nlohmann::json switches_json(Network& net) {
   return sw;
 }
 
-nlohmann::json nodes_json(Network& net, Time end) {
+// Per node, whole run: packets sent and received; over the measurement window: offered (created at
+// this source) and accepted (delivered to this sink) payload, and its source queue at both ends.
+nlohmann::json nodes_json(Network& net, const Measurement& m) {
   nlohmann::json nodes = nlohmann::json::array();
   for (int n = 0; n < net.nodes(); ++n) {
     if (net.is_external(n)) continue;  // hosts with NICs: results.nics and results.apps
     const auto& st = net.node(n).stats();
+    const auto k = static_cast<std::size_t>(n);
     nodes.push_back({{"node", fmt::format("n{}", n)}, {"sent_packets", st.sent_packets}, {"recv_packets", st.recv_packets},
                      {"recv_bytes", st.recv_bytes}, {"errors", st.errors}, {"source_stalled_ps", st.stalled_time},
-                     {"throughput_MBps", end ? static_cast<double>(st.recv_bytes) / (static_cast<double>(end) * 1e-12) / 1e6 : 0.0}});
+                     {"offered_MBps", round6(mbps(m.node_offered[k].payload, 1, m.seconds()))},
+                     {"accepted_MBps", round6(mbps(m.node_accepted[k].payload, 1, m.seconds()))},
+                     {"source_backlog_start", m.node_backlog_from[k]}, {"source_backlog_end", m.node_backlog_to[k]}});
   }
   return nodes;
 }
 
 // results: packets, latencies, links, nodes, what was in flight, the check and the hang.
-nlohmann::json fabric_results(Network& net, const PacketCounts& c, Time end, const std::vector<PacketAudit::InFlight>& flying,
-                              bool check, const LoopEnd& loop) {
+nlohmann::json fabric_results(Network& net, const PacketCounts& c, Time end, const Measurement& m,
+                              const std::vector<PacketAudit::InFlight>& flying, bool check, const LoopEnd& loop) {
   nlohmann::json r;
   r["packets_created"] = net.packets().size();
   r["packets_delivered"] = c.delivered;
@@ -315,11 +440,12 @@ nlohmann::json fabric_results(Network& net, const PacketCounts& c, Time end, con
   r["payload_bytes_delivered"] = c.payload_bytes;
   r["latency"] = latency_stats(c.lat);
   r["network_latency"] = latency_stats(c.net_lat);
+  r["latency"]["scope"] = r["network_latency"]["scope"] = "packets created in the measurement window";
   r["flit_hops"] = net.flit_hops();
   r["in_flight"] = in_flight_json(flying);
   if (check) r["check"] = {{"work_conservation", "passed"}, {"checks", net.monitor()->checks()}};
-  r["links"] = links_json(net, end);
-  r["nodes"] = nodes_json(net, end);
+  r["links"] = links_json(net, end, m);
+  r["nodes"] = nodes_json(net, m);
   // Present only when used, so runs without faults report exactly what they did before.
   if (net.faults_on()) r["faults"] = faults_json(net, c);
   if (const nlohmann::json sw = switches_json(net); !sw.empty()) r["switches"] = sw;
@@ -347,13 +473,30 @@ void print_histogram(const nlohmann::json& L) {
 }
 
 void print_links(const nlohmann::json& links) {
-  fmt::print("link utilization:\n");
+  const bool window = !links.empty() && links.front().contains("window_utilization");
+  fmt::print("link utilization ({}):\n", window ? "over the measurement window" : "over the run");
   int col = 0;
   for (const auto& l : links) {
-    fmt::print("  {:<14} {:6.3f}", l["link"].get<std::string>(), l["utilization"].get<double>());
+    fmt::print("  {:<14} {:6.3f}", l["link"].get<std::string>(), l[window ? "window_utilization" : "utilization"].get<double>());
     if (++col % 4 == 0) fmt::print("\n");
   }
   if (col % 4) fmt::print("\n");
+}
+
+// The measurement window, offered and accepted load, the source queues and the verdict.
+void print_measurement(const nlohmann::json& M) {
+  const auto& o = M["offered"];
+  const auto& a = M["accepted"];
+  const auto& b = M["source_backlog_packets"];
+  fmt::print("measurement window [{}, {}) after a warm-up of sim.warmup={} of the traffic; statistics below cover packets created in it\n",
+             format_time(M["window_from_ps"].get<Time>()), format_time(M["window_to_ps"].get<Time>()), M["warmup_fraction"].get<double>());
+  fmt::print("per node: offered {:.3f} MB/s ({:.3f} flits/cp), accepted {:.3f} MB/s ({:.3f} flits/cp); "
+             "source queues {} -> {} packets over the window\n",
+             o["MBps_per_node"].get<double>(), o["flits_per_cp_per_node"].get<double>(), a["MBps_per_node"].get<double>(),
+             a["flits_per_cp_per_node"].get<double>(), b["window_start"].get<std::uint64_t>(), b["window_end"].get<std::uint64_t>());
+  fmt::print("{}: {} packets created, {} delivered in the window, tolerance {:.1f} ({})\n",
+             M["saturated"].get<bool>() ? "SATURATED" : "not saturated", o["packets"].get<std::uint64_t>(),
+             a["packets"].get<std::uint64_t>(), M["saturation_tolerance_packets"].get<double>(), M["saturation_rule"].get<std::string>());
 }
 
 // The printed summary of a run.
@@ -365,7 +508,9 @@ void print_summary(Network& net, const RunOptions& opt, const nlohmann::json& do
              format_time(duration), net.switches(), net.nodes(), doc["status"].get<std::string>());
   fmt::print("packets: {} created, {} delivered intact, {} corrupt, {} duplicated; payload {} bytes\n", net.packets().size(),
              c.delivered, c.corrupt, c.dup, c.payload_bytes);
+  if (r.contains("measurement")) print_measurement(r["measurement"]);
   if (!c.lat.empty()) {
+    fmt::print("latency over {} packets created in the window:\n", c.lat.size());
     print_latency("latency created->tail:", r["latency"]);
     print_histogram(r["latency"]);
     print_latency("latency inject->tail: ", r["network_latency"]);
@@ -442,6 +587,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   if (spec.traffic) spec.traffic(net);
   else net.start_traffic(L.traffic);
   if (agents) agents->start(net);
+  start_window_snapshots(net, L);
 
   const LoopEnd loop = run_loop(net, agents, L, opt.check);
   const Time stopped = now_ps();
@@ -461,14 +607,17 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   if (agents) agents->audit(audit, stopped);
   const std::vector<PacketAudit::InFlight> flying_now = audit.finish(stopped);
 
-  const PacketCounts counts = count_packets(net);
+  const Measurement window = measure(net, L, stopped);
+  const PacketCounts counts = count_packets(net, window);
   Report rep;
   rep.begin(opt.seed, spec.scenario_json, opt.scenario);
   rep.doc()["params"] = pv.effective();
   rep.doc()["topology"] = net.topology_json();
   rep.set_status(status_text);
   rep.doc()["simulated_ps"] = end;
-  nlohmann::json r = fabric_results(net, counts, end, flying_now, opt.check, loop);
+  nlohmann::json r = fabric_results(net, counts, end, window, flying_now, opt.check, loop);
+  // Test traffic only: a run of host applications alone has nothing to measure.
+  if (net.packets().size() > 0) r["measurement"] = measurement_json(window, L.warmup, counts.lat.size());
   std::string agents_summary, agents_state;
   if (agents) {
     agents_summary = agents->results(r);

@@ -1,6 +1,7 @@
 #include "platform/sweep/process_pool.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "hw/base/error.hpp"
+#include "hw/base/io.hpp"
 
 namespace sanvp {
 namespace {
@@ -42,6 +44,11 @@ std::string self_exe(const std::string& who) {
   return p.string();
 }
 
+void print_progress(std::size_t done, std::size_t total, const std::string& label, int exit_code, double seconds, const std::string& log) {
+  fmt::print(stderr, "[{}/{}] {}: {} in {:.1f}s\n", done, total, label,
+             exit_code == 0 ? "ok" : fmt::format("exit {} (see {})", exit_code, log), seconds);
+}
+
 std::vector<ChildResult> run_children(const std::vector<ChildJob>& jobs, int parallel, const std::string& who) {
   if (parallel < 1) throw UserError("--jobs must be at least 1");
   std::vector<ChildResult> res(jobs.size());
@@ -52,6 +59,7 @@ std::vector<ChildResult> run_children(const std::vector<ChildJob>& jobs, int par
     while (next < jobs.size() && static_cast<int>(running.size()) < parallel) {
       std::error_code ec;
       if (!jobs[next].report.empty()) fs::remove(jobs[next].report, ec);
+      if (!jobs[next].rc.empty()) fs::remove(jobs[next].rc, ec);
       started[next] = Clock::now();
       running[launch(jobs[next].argv, jobs[next].log, who)] = next;
       ++next;
@@ -66,8 +74,9 @@ std::vector<ChildResult> run_children(const std::vector<ChildJob>& jobs, int par
     res[i].exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     res[i].seconds = std::chrono::duration<double>(Clock::now() - started[i]).count();
     ++done;
-    fmt::print(stderr, "[{}/{}] {}: {} in {:.1f}s\n", done, jobs.size(), jobs[i].label,
-               res[i].exit_code == 0 ? "ok" : fmt::format("exit {} (see {})", res[i].exit_code, jobs[i].log), res[i].seconds);
+    if (!jobs[i].rc.empty())
+      write_file_checked(jobs[i].rc, fmt::format("{} {}\n", res[i].exit_code, std::llround(res[i].seconds * 1000)), who);
+    print_progress(done, jobs.size(), jobs[i].label, res[i].exit_code, res[i].seconds, jobs[i].log);
   }
   return res;
 }

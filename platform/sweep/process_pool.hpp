@@ -17,6 +17,7 @@ struct ChildJob {
   std::string log;                // the child's stdout and stderr
   std::string label;              // for the progress line
   std::string report;             // removed before the start, so a stale one is never read
+  std::string rc;                 // if set: "EXIT_CODE MILLISECONDS" written when it ends (sweep --resume)
 };
 
 struct ChildResult {
@@ -26,6 +27,9 @@ struct ChildResult {
 
 // Runs every job, at most `parallel` at a time, in job order; prints
 // "[done/total] label: ok in 1.2s" (or "exit N (see LOG)") on stderr as each finishes.
+// The progress line of one finished child (shared by the sweep backends).
+void print_progress(std::size_t done, std::size_t total, const std::string& label, int exit_code, double seconds, const std::string& log);
+
 std::vector<ChildResult> run_children(const std::vector<ChildJob>& jobs, int parallel, const std::string& who);
 
 // Creates `dir` (and its parents); a UserError naming `option` when it cannot.
