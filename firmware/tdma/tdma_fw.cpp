@@ -7,8 +7,10 @@
 // a timed send, so the first byte leaves exactly when the RTC reaches the start whatever the
 // firmware's latency. The start is the slot start plus the entry's offset: 0 for sync packets
 // (their transmission time must be exact), -(slot - T_early) for reserved messages with early
-// sending, +margin for best-effort packets. Per entry: two adds for the next start (the host
-// gives the deltas: no 64-bit multiply), one staging word to check, one descriptor.
+// sending, +margin for best-effort packets. Per entry: two adds for its start (the host gives its
+// position in the cycle in ticks: no 64-bit multiply), one staging word to check, one descriptor.
+// Two banks of tables (contract v4): a new schedule takes effect at the cycle boundary the host
+// names in the switch words, read two leads before each boundary (check_switch).
 //
 // Master (sync): its sync packets carry the RTC at which their first byte leaves. It never moves
 // its RTC.
@@ -48,10 +50,20 @@ uint8_t* stage_ptr[kStageN];  // staging buffers; a pointer each, as indexing wo
 uint8_t* best_buf[2];         // best-effort packets: headers written, payload as found
 
 struct Config {
-  uint32_t role, lead, entries, cycles, tx_ticks, apply, done_host, syncs, first_slot;
+  uint32_t role, lead, bank, cycles, tx_ticks, apply, done_host, first_slot;
   uint64_t first;
 };
 Config cfg;
+
+// The active bank (tdma_proto.h): its table and cycle. The host fills the other one meanwhile.
+struct Bank {
+  const uint32_t* table;
+  uint32_t entries, cycle_slots, cycle_ticks, tx_ticks;
+};
+Bank bank;
+uint64_t switch_rtc = 0;   // a switch was made at this boundary: probe at the first wake from it on
+uint32_t switch_slot = 0;
+bool switch_probe = false;
 
 uint32_t sq_head = 0, sq_checked = 0, rx_done = 0, node = 0;
 uint32_t sent = 0, received = 0, applied = 0, refused = 0, data_sent = 0, stage_miss = 0, best_sent = 0, data_rx = 0, late = 0,
@@ -68,10 +80,14 @@ uint32_t get32(const uint8_t* p) {
   return (static_cast<uint32_t>(p[0]) << 24) | (static_cast<uint32_t>(p[1]) << 16) | (static_cast<uint32_t>(p[2]) << 8) | p[3];
 }
 
-// The table is the host's until go and never changes after: read without volatile, so that the
-// compiler keeps an entry's words in registers.
-const uint32_t* table() { return const_cast<const uint32_t*>(&hif[kHifTable / 4]); }
-uint32_t entry(uint32_t j, uint32_t w) { return table()[j * kEntryWords + w]; }
+// The active bank's table does not change while it is active: read without volatile, so that
+// the compiler keeps an entry's words in registers.
+Bank read_bank(uint32_t b) {
+  const uint32_t h = kHifBanks / 4 + (b & 1) * kBankWords;
+  return Bank{const_cast<const uint32_t*>(&hif[(kHifTable + (b & 1) * kBankBytes) / 4]), hif[h + kBankEntries], hif[h + kBankCycleSlots],
+              hif[h + kBankCycleTicks], hif[h + kBankTxTicks]};
+}
+uint32_t entry(uint32_t j, uint32_t w) { return bank.table[j * kEntryWords + w]; }
 
 [[noreturn]] void finish(uint32_t error) {
   done_block[0] = kDoneMagic;
@@ -137,6 +153,10 @@ uint64_t sleep_once() {
   const uint32_t why = nic::wait();
   const uint64_t r0 = nic::rtc();  // first thing after waking: kRxReadCycles after a packet's end
   hif[kHifClock / 4] = static_cast<uint32_t>(r0);  // the host paces its staging by it
+  if (switch_probe && r0 >= switch_rtc) {  // before any adjustment: the platform dates the boundary from it
+    fw::probe(kProbeSwitch, switch_slot);
+    switch_probe = false;
+  }
   nic::irq_ack(why);
   if (why & nic::kIrqRxDone) take_packets(r0, !(pre & nic::kIrqRxDone));
   return r0;
@@ -215,29 +235,59 @@ void send_entry(uint32_t j, uint32_t n, uint64_t at) {
   }
 }
 
-// Send i of the run is entry j of cycle i / E; its slot start is the previous one's plus the
-// entry's delta (the host precomputed the deltas, so no multiply here).
+bool bank_ok(const Bank& b, uint32_t role) {
+  if (b.entries > kMaxEntries || (b.entries && !b.cycle_slots)) return false;
+  for (uint32_t j = 0; j < b.entries; ++j) {
+    const uint32_t w2 = b.table[j * kEntryWords + 2], kind = w2 >> 24, rlen = w2 & 0xFF;
+    if (kind < kKindSync || kind > kKindBest || rlen == 0 || rlen > kMaxRoute || b.table[j * kEntryWords + 4] > kMaxPayload) return false;
+    if (kind == kKindSync && role != kRoleMaster) return false;
+  }
+  return true;
+}
+
+// Two leads before the boundary of the next cycle (before any of its sends is queued, and with a
+// lead to spare for the switch's work before its first send's wake): the switch words. A switch
+// to the bank they name happens only at the boundary they name.
+void check_switch(uint64_t next, uint32_t nslot) {
+  wait_until(next - 2 * static_cast<uint64_t>(cfg.lead));
+  const uint32_t at = hif[kHifSwitchAt / 4];
+  if (at == 0 || at - 1 != nslot) return;
+  bank = read_bank(hif[kHifSwitchBank / 4]);
+  if (!bank_ok(bank, cfg.role)) finish(kErrConfig);
+  cfg.tx_ticks = bank.tx_ticks;
+  hif[kHifSwitched / 4] = at;
+  switch_rtc = next;
+  switch_slot = nslot;
+  switch_probe = true;
+}
+
+// Cycle by cycle: entry j's start is the cycle's boundary plus its position and offset (the host
+// gives both in ticks: no multiply here).
 [[noreturn]] void run() {
-  const uint32_t total = cfg.entries * cfg.cycles;
-  uint64_t start = cfg.first;
-  uint32_t n = cfg.first_slot, j = 0;
-  if (total) {
-    const uint64_t at0 = (entry(0, 2) & kEntryNegative) ? start - entry(0, 3) : start + entry(0, 3);
+  uint64_t cstart = cfg.first;
+  uint32_t cslot = cfg.first_slot;
+  if (bank.entries) {
+    const uint64_t at0 = (entry(0, 2) & kEntryNegative) ? cstart + entry(0, 0) - entry(0, 3) : cstart + entry(0, 0) + entry(0, 3);
     if (at0 <= nic::rtc() + cfg.lead) finish(kErrStartPast);
   }
   nic::irq_mask(nic::kIrqTimer0 | nic::kIrqRxDone);
-  for (uint32_t i = 0; i < total; ++i) {
-    const uint32_t w2 = entry(j, 2), off = entry(j, 3);
-    const uint64_t at = (w2 & kEntryNegative) ? start - off : start + off;
-    wait_until(at - cfg.lead);
-    send_entry(j, n, at);
-    count_refusals();
-    if (++j == cfg.entries) j = 0;
-    start += entry(j, 0);
-    n += entry(j, 1);
+  for (uint32_t c = 0; c < cfg.cycles; ++c) {
+    for (uint32_t j = 0; j < bank.entries; ++j) {
+      const uint32_t w2 = entry(j, 2), off = entry(j, 3);
+      const uint64_t slot_start = cstart + entry(j, 0);
+      const uint64_t at = (w2 & kEntryNegative) ? slot_start - off : slot_start + off;
+      wait_until(at - cfg.lead);
+      send_entry(j, cslot + entry(j, 1), at);
+      count_refusals();
+    }
+    const uint64_t next = cstart + bank.cycle_ticks;
+    const uint32_t nslot = cslot + bank.cycle_slots;
+    if (c + 1 < cfg.cycles) check_switch(next, nslot);
+    cstart = next;
+    cslot = nslot;
   }
   nic::irq_mask(nic::kIrqRxDone);
-  while (received < cfg.syncs) sleep_once();  // a slave: the remaining syncs
+  while (received < hif[kHifSyncs / 4]) sleep_once();  // a slave: the remaining syncs
   nic::irq_mask(nic::kIrqSendQueue | nic::kIrqRxDone);
   while (nic::sq_tail() != sq_head) {  // until the last packet has left
     const uint32_t why = nic::wait();
@@ -251,22 +301,16 @@ void send_entry(uint32_t j, uint32_t n, uint64_t at) {
 bool read_config() {
   cfg.role = hif[kHifRole / 4];
   cfg.lead = hif[kHifLead / 4];
-  cfg.entries = hif[kHifEntries / 4];
+  cfg.bank = hif[kHifBank / 4];
   cfg.cycles = hif[kHifCycles / 4];
   cfg.first = (static_cast<uint64_t>(hif[kHifFirstHi / 4]) << 32) | hif[kHifFirstLo / 4];
-  cfg.tx_ticks = hif[kHifTxTicks / 4];
   cfg.apply = hif[kHifApply / 4];
   cfg.done_host = hif[kHifDoneHost / 4];
-  cfg.syncs = hif[kHifSyncs / 4];
   cfg.first_slot = hif[kHifFirstSlot / 4];
   if (cfg.role != kRoleMaster && cfg.role != kRoleSlave) return false;
-  if (cfg.entries > kMaxEntries || (cfg.entries && !cfg.cycles)) return false;
-  for (uint32_t j = 0; j < cfg.entries; ++j) {
-    const uint32_t kind = entry(j, 2) >> 24, rlen = entry(j, 2) & 0xFF;
-    if (kind < kKindSync || kind > kKindBest || rlen == 0 || rlen > kMaxRoute || entry(j, 4) > kMaxPayload) return false;
-    if (kind == kKindSync && cfg.role != kRoleMaster) return false;
-  }
-  return true;
+  bank = read_bank(cfg.bank);
+  cfg.tx_ticks = bank.tx_ticks;
+  return cfg.bank <= 1 && cfg.cycles && bank_ok(bank, cfg.role);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ int experiment_command(const ExperimentOptions& o) {
   int code = 0;
   for (const ExpResult& r : results)
     if (!r.ok) code = kExitSimError;
-  if (o.plots && draw_plots(o) != 0) code = kExitSimError;
+  if (o.plots && o.only.empty() && draw_plots(o) != 0) code = kExitSimError;
   return code;
 }
 
@@ -35,6 +35,8 @@ SyncSubcommand experiment_subcommand(CLI::App& tdma) {
   sub->add_option("--cycles", o->cycles, "TDMA cycles of each Appendix A run (the margin and utilization runs take a tenth, at least 3)")
       ->capture_default_str()->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}));
   sub->add_option("--jobs,-j", o->jobs, "runs at once")->capture_default_str()->check(CLI::Range(std::int64_t{1}, std::int64_t{64}));
+  sub->add_option("--only", o->only, "run only these points or groups (ids as in DIR/points, e.g. appendix-early-nobe; groups appendix, "
+                                   "appendix-ideal, margin, utilization); the plots need every group")->delimiter(',');
   sub->add_flag("--quick", o->quick, "at most 10 cycles, two margins, two packet sizes");
   sub->add_flag("!--no-plots", o->plots, "do not draw the PNG plots (scripts/tdma_plots.py)");
   add_seed_option(sub, o->seed, "seed of every run")->capture_default_str();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "hw/base/error.hpp"
+
 #include "platform/scenario/network_arg.hpp"
 #include "platform/tdma/sync_run.hpp"
 
@@ -116,7 +118,22 @@ std::vector<ExpPoint> experiment_points(const ExperimentOptions& o) {
   // A margin cycle is 400 slots of 10 us (4 ms, one sync period): at least 3, else a tenth as many.
   margin_points(o, std::max<std::int64_t>(3, cycles / 10), v);
   utilization_points(o, std::max<std::int64_t>(3, cycles / 10), v);
-  return v;
+  if (o.only.empty()) return v;
+  // --only: the named points (by id or group), e.g. one Appendix A point at 10^4 cycles.
+  std::vector<ExpPoint> kept;
+  for (const std::string& name : o.only) {
+    bool known = false;
+    for (const ExpPoint& p : v) known = known || p.id == name || p.group == name;
+    if (!known) {
+      std::string ids;
+      for (const ExpPoint& p : v) ids += " " + p.id;
+      throw UserError(fmt::format("--only: no point or group '{}' (groups: appendix appendix-ideal margin utilization; points:{})", name, ids));
+    }
+  }
+  for (const ExpPoint& p : v)
+    if (std::find(o.only.begin(), o.only.end(), p.id) != o.only.end() || std::find(o.only.begin(), o.only.end(), p.group) != o.only.end())
+      kept.push_back(p);
+  return kept;
 }
 
 }  // namespace sanvp::tdma

@@ -18,6 +18,7 @@ struct ExperimentOptions {
   bool quick = false;         // 10 cycles, fewer margins and packet sizes
   bool plots = true;
   std::uint64_t seed = 1;
+  std::vector<std::string> only;  // run only these points (ids or groups); empty: all
 };
 
 // One child run: `sanvp tdma run STREAMS NET --cycles N [flags] [--set k=v]...`.

@@ -7,6 +7,7 @@
 #include "hw/base/io.hpp"
 #include "hw/base/params.hpp"
 #include "platform/tdma/tdma_run.hpp"
+#include "platform/tdma/control_net_params.hpp"
 #include "platform/tdma/tdma_run_params.hpp"
 
 namespace sanvp::tdma {
@@ -14,11 +15,12 @@ namespace {
 
 // Odr-use the declaration so `sanvp params` lists tdma.run.*.
 const void* const g_run_params = &TdmaRunParams::declared;
+const void* const g_ctl_params = &TdmaCtlParams::declared;
 
 struct RunCmdOptions {
   std::string streams, topo, cycles, margin, best_effort;
   std::vector<std::string> gen_args, sets;
-  bool no_sync = false, early = false, no_early = false;
+  bool no_sync = false, early = false, no_early = false, progress = false;
   RunOptions opt;
 };
 
@@ -35,11 +37,13 @@ RunKnobs knobs_of(const RunCmdOptions& o) {
   if (o.early && o.no_early) throw UserError("--early and --no-early: give one of them");
   if (o.early) k.early = true;
   if (o.no_early) k.early = false;
+  k.progress = o.progress;
   return k;
 }
 
 int run_command(RunCmdOptions& o) {
   (void)g_run_params;
+  (void)g_ctl_params;
   for (const auto& [path, flag] :
        {std::pair{o.opt.report, "--report"}, {o.opt.vcd, "--vcd"}, {o.opt.probes, "--probes"}, {o.opt.fw_trace_file, "--fw-trace-file"}})
     if (!path.empty()) check_output_path(path, flag);
@@ -69,6 +73,7 @@ SyncSubcommand run_subcommand(CLI::App& tdma) {
   sub->add_flag("--no-early", o->no_early, "no early sending: each message starts at its slot start");
   sub->add_option("--margin", o->margin, "T_margin of early sending, a time (bare number: ns); default tdma.run.margin = 1us");
   sub->add_option("--best-effort", o->best_effort, "best-effort load 0..1 (fraction of the eligible free slots)");
+  sub->add_flag("--progress", o->progress, "a progress bar on stderr (long runs: cycles done, wall time, time left)");
   sub->add_option("--set", o->sets, "override a parameter key=value (tdma.run.*, tdma.sync.*, tdma.slot, nic.osc.*, link.*, switch.*)");
   sub->add_option("--report", o->opt.report, "report file (JSON)")->capture_default_str();
   sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file");

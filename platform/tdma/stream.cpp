@@ -48,9 +48,28 @@ SyncSpec parse_sync(const YamlDoc& doc, const YAML::Node& s) {
   return y;
 }
 
+StreamChange parse_change(const YamlDoc& doc, const YAML::Node& c, const std::string& path, Time prev) {
+  doc.require_map(c, path);
+  doc.check_keys(c, path, {"at", "add", "remove"});
+  StreamChange x;
+  x.where = doc.where(c);
+  if (!c["at"]) doc.fail(c, path + ".at", "missing (when the demand is made, on the requesting host's clock, e.g. 3ms)");
+  x.at = doc.time(c["at"], path + ".at");
+  if (x.at < prev) doc.fail(c["at"], path + ".at", fmt::format("{} is before the previous change's {} (list the changes in time order)",
+                                                               format_time(x.at), format_time(prev)));
+  if (static_cast<bool>(c["add"]) == static_cast<bool>(c["remove"])) doc.fail(c, path, "give one of add: {stream} or remove: id");
+  if (c["add"]) {
+    doc.require_map(c["add"], path + ".add");
+    x.add = parse_stream(doc, c["add"], path + ".add");
+  } else {
+    x.remove = ranged(doc, c, "remove", path, 0, kMaxId);
+  }
+  return x;
+}
+
 StreamFile parse(const YAML::Node& root, const std::string& name) {
   const YamlDoc doc(name);
-  doc.check_keys(root, "", {"name", "description", "sync", "streams"});
+  doc.check_keys(root, "", {"name", "description", "sync", "streams", "changes"});
   StreamFile f;
   f.file = name;
   if (root["name"]) f.name = doc.string(root["name"], "name");
@@ -59,6 +78,11 @@ StreamFile parse(const YAML::Node& root, const std::string& name) {
   if (!list) doc.fail(root, "streams", "missing (the list of streams, possibly empty: streams: [])");
   doc.require_seq(list, "streams");
   for (std::size_t i = 0; i < list.size(); ++i) f.streams.push_back(parse_stream(doc, list[i], fmt::format("streams[{}]", i)));
+  if (const YAML::Node ch = root["changes"]) {
+    doc.require_seq(ch, "changes");
+    for (std::size_t i = 0; i < ch.size(); ++i)
+      f.changes.push_back(parse_change(doc, ch[i], fmt::format("changes[{}]", i), f.changes.empty() ? 0 : f.changes.back().at));
+  }
   return f;
 }
 

@@ -8,6 +8,11 @@
 //   sync: {master: 0, first_id: 1}       # optional: clock-sync streams master -> every other node
 //   streams:
 //     - {id: 31, src: 1, dst: 2, period: 10, deadline: 8, slots: 1}
+//   changes:                             # optional: demands over time (the dynamic part)
+//     - {at: 3ms, add: {id: 40, src: 1, dst: 3, period: 20, deadline: 20, slots: 1}}
+//     - {at: 6ms, remove: 31}
+// `at` is the requesting host's clock (the source host of the stream added or removed); changes
+// are listed in time order; an added stream's id is new, a removed one was declared before.
 // Sync streams take their period, deadline and length from tdma.sync_* and ids first_id,
 // first_id+1, ... in ascending order of the slave node; they come before the listed streams.
 #pragma once
@@ -15,6 +20,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "hw/base/time.hpp"
 
 namespace sanvp::tdma {
 
@@ -34,10 +41,19 @@ struct SyncSpec {
   std::string where;                 // of the `sync` key
 };
 
+// A demand over time: add a stream or remove one (by id).
+struct StreamChange {
+  Time at = 0;                       // on the requesting host's clock
+  std::optional<Stream> add;
+  std::int64_t remove = -1;          // the id, when not an add
+  std::string where;                 // "file:line:col" of the entry
+};
+
 struct StreamFile {
   std::string file, name;
   std::optional<SyncSpec> sync;
   std::vector<Stream> streams;       // as listed
+  std::vector<StreamChange> changes; // in time order
 };
 
 // Throws UserError "file:line:col: key: what is wrong" for any bad value or unknown key.

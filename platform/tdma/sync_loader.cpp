@@ -14,25 +14,25 @@ TdmaNodePlan node_plan(const SyncNodePlan& p) {
   TdmaNodePlan t;
   t.master = p.master;
   t.lead = p.slot_ticks / 2;
-  t.tx_ticks = p.tx_ticks;
   t.apply = p.apply;
-  t.syncs = p.master ? 0 : p.periods;
   t.cycles = p.periods;
+  t.first = p.start;
+  t.slot_ticks = p.slot_ticks;
+  TdmaBank b;
+  b.cycle_slots = p.period;
+  b.cycle_ticks = p.period * p.slot_ticks;
+  b.tx_ticks = p.tx_ticks;
+  b.syncs = p.master ? 0 : 1;
   for (std::size_t j = 0; j < p.sends.size(); ++j) {
     TdmaEntry e;
-    const std::uint32_t pos = p.sends[j].first;
-    const std::uint32_t prev = j ? p.sends[j - 1].first : p.sends.back().first - p.period;  // wraps: unsigned
-    e.delta_slots = pos - prev;
-    e.delta_ticks = e.delta_slots * p.slot_ticks;
+    e.pos_slots = p.sends[j].first;
+    e.pos_ticks = e.pos_slots * p.slot_ticks;
     e.kind = abi::kKindSync;
     e.stream = p.sends[j].second;
     e.route = p.routes.at(j);
-    t.entries.push_back(e);
+    b.entries.push_back(e);
   }
-  if (!p.sends.empty()) {
-    t.first_slot = p.sends.front().first;
-    t.first = p.start + std::uint64_t{t.first_slot} * p.slot_ticks;
-  }
+  t.versions.push_back(b);
   return t;
 }
 

@@ -4,7 +4,10 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <chrono>
+#include <cstdio>
 #include <memory>
+#include <systemc>
 
 #include "firmware/tdma/tdma_proto.h"
 #include "hw/base/error.hpp"
@@ -14,6 +17,9 @@
 #include "platform/fw/builtin_firmware.hpp"
 #include "platform/scenario/scenario.hpp"
 #include "platform/tdma/check.hpp"
+#include "platform/tdma/control_net_params.hpp"
+#include "platform/tdma/dynamic.hpp"
+#include "hw/pci/pci_bus.hpp"
 #include "platform/tdma/sync_run_params.hpp"
 #include "platform/tdma/tdma_params.hpp"
 #include "platform/tdma/tdma_run_measure.hpp"
@@ -56,6 +62,23 @@ void apply_knobs(ParamValues& pv, const RunKnobs& k, TdmaRunPlan& p) {
   p.sd = SwitchParams::kSd.get(pv);
 }
 
+// The schedule versions along the file's changes (dynamic.hpp); the streams the changes add join
+// p.streams (after version 0 is scheduled), so that every stream of the run is known by id.
+void plan_versions(const NetworkArg& net, const StreamFile& f, const TdmaNetwork& tn, const SchedulerConfig& sc, TdmaRunPlan& p) {
+  p.dyn = std::make_shared<DynamicPlan>();
+  DynamicPlan& d = *p.dyn;
+  d.net = tn;
+  d.sched = sc;
+  d.changes = f.changes;
+  d.versions.push_back(ScheduleVersion{-1, p.streams, p.schedule, schedule_hash(p.schedule)});
+  std::vector<std::uint32_t> nodes;
+  for (const int n : net.nics) nodes.push_back(static_cast<std::uint32_t>(n));
+  std::sort(nodes.begin(), nodes.end());
+  plan_changes(p.streams, f.changes, net.nics, nodes, d);
+  for (const StreamChange& c : f.changes)
+    if (c.add) p.streams.push_back(*c.add);
+}
+
 // The stream file's streams and the clock-sync streams (the file's `sync`, else tdma.sync.master),
 // scheduled together like any TDMA traffic. A sync stream that does not fit is an error.
 void schedule_all(ParamValues& pv, const NetworkArg& net, const StreamFile& file, TdmaRunPlan& p) {
@@ -73,13 +96,18 @@ void schedule_all(ParamValues& pv, const NetworkArg& net, const StreamFile& file
   }
   p.streams_name = f.name.empty() ? f.file : f.name;
   p.streams = streams_for(f, net.nics, tp.sync_period, tp.sync_deadline, tp.sync_slots);
-  const TdmaNetwork tn = tdma_network(net.name, net.topo, net.routes, net.routing, p.streams, RouteChoice{tp.alternates, tp.extra_hops});
+  std::vector<Stream> every = p.streams;  // candidate routes for every stream a change may add too
+  for (const StreamChange& c : f.changes)
+    if (c.add) every.push_back(*c.add);
+  const TdmaNetwork tn = tdma_network(net.name, net.topo, net.routes, net.routing, every, RouteChoice{tp.alternates, tp.extra_hops});
   p.schedule = schedule_streams(tn, p.streams, SchedulerConfig{tp.max_cycle, tp.tie_break});
   const TdmaCheck check = check_tdma_schedule(tn.topo, p.streams, p.schedule);
   if (!check.ok()) throw SimError(fmt::format("the scheduler's schedule fails its check ({} violations)", check.violations.size()));
   for (const Admission& a : p.schedule.admissions)
     if (!a.admitted && p.stream(a.stream)->sync) throw UserError(fmt::format("sync stream {} is not schedulable: {}", a.stream, a.reason));
-  for (const Reservation& r : p.schedule.reservations) p.max_hops = std::max(p.max_hops, static_cast<std::uint32_t>(r.route.size()));
+  plan_versions(net, f, tn, SchedulerConfig{tp.max_cycle, tp.tie_break}, p);
+  for (const ScheduleVersion& v : p.dyn->versions)
+    for (const Reservation& r : v.schedule.reservations) p.max_hops = std::max(p.max_hops, static_cast<std::uint32_t>(r.route.size()));
 }
 
 // The slaves' transmission times follow the routes the joint schedule reserved for their syncs.
@@ -176,70 +204,41 @@ void best_effort(const NetworkArg& net, const TdmaRunPlan& p, std::uint32_t node
   }
 }
 
-// Node `node`'s entries: its reservations (sync ones if it is the master) and best-effort
-// packets, in slot order, with the distances from one to the next.
-std::vector<TdmaEntry> node_entries(const NetworkArg& net, const TdmaRunPlan& p, std::uint32_t node, std::uint64_t seed, std::uint32_t& first_pos) {
+// Node `node`'s bank for `sched`: its reservations (sync ones if it is the master) and best-effort
+// packets, in slot order, each at its position in the cycle.
+TdmaBank node_bank(const NetworkArg& net, const TdmaRunPlan& p, const TdmaSchedule& sched, std::uint32_t node, std::uint64_t seed, bool best) {
   std::vector<std::pair<std::uint32_t, TdmaEntry>> mine;
-  for (const Reservation& r : p.schedule.reservations) {
-    if (static_cast<std::uint32_t>(p.stream(r.stream)->src) != node) continue;
+  TdmaBank bank;
+  for (const Reservation& r : sched.reservations) {
+    const Stream* st = p.stream(r.stream);
+    if (st->sync && static_cast<std::uint32_t>(st->dst) == node) ++bank.syncs;
+    if (static_cast<std::uint32_t>(st->src) != node) continue;
     TdmaEntry e;
-    const bool sync = p.stream(r.stream)->sync;
     // The thesis: no early sending for sync messages. Nor for a message in its release slot: it
     // cannot leave before it is released (its latency counts from the release).
-    const bool at_release = r.start % p.stream(r.stream)->period == 0;
-    e.kind = sync ? abi::kKindSync : abi::kKindData;
-    e.offset_ticks = sync || at_release ? 0 : p.early_ticks;
-    if (!sync) check_fits(p, r);
-    e.bytes = sync ? 0 : message_bytes(p, r);
+    const bool at_release = r.start % st->period == 0;
+    e.kind = st->sync ? abi::kKindSync : abi::kKindData;
+    e.offset_ticks = st->sync || at_release ? 0 : p.early_ticks;
+    if (!st->sync) check_fits(p, r);
+    e.bytes = st->sync ? 0 : message_bytes(p, r);
     e.stream = static_cast<std::uint32_t>(r.stream);
+    e.slots = static_cast<std::uint32_t>(r.slots);
     e.route = r.route;
     mine.emplace_back(static_cast<std::uint32_t>(r.start), e);
   }
-  best_effort(net, p, node, seed, mine);
+  if (best) best_effort(net, p, node, seed, mine);
   std::sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<TdmaEntry> v;
-  const auto cycle = static_cast<std::uint32_t>(p.schedule.cycle);
-  first_pos = mine.empty() ? 0 : mine.front().first;
-  for (std::size_t j = 0; j < mine.size(); ++j) {
-    TdmaEntry e = mine[j].second;
-    const std::uint32_t pos = mine[j].first, prev = j ? mine[j - 1].first : mine.back().first - cycle;  // wraps: unsigned
-    e.delta_slots = pos - prev;
-    const std::uint64_t dt = std::uint64_t{e.delta_slots} * p.sync.slot_ticks;
-    if (dt >= (std::uint64_t{1} << 32)) throw UserError(fmt::format("node {}: {} slots between two of its sends exceed the firmware's 32-bit tick deltas", node, e.delta_slots));
-    e.delta_ticks = static_cast<std::uint32_t>(dt);
-    v.push_back(e);
+  const std::uint64_t cycle_ticks = static_cast<std::uint64_t>(sched.cycle) * p.sync.slot_ticks;
+  if (cycle_ticks >= (std::uint64_t{1} << 32))
+    throw UserError(fmt::format("a cycle of {} slots is {} RTC ticks: more than the firmware's 32-bit positions", sched.cycle, cycle_ticks));
+  bank.cycle_slots = static_cast<std::uint32_t>(sched.cycle);
+  bank.cycle_ticks = static_cast<std::uint32_t>(cycle_ticks);
+  for (auto& [pos, e] : mine) {
+    e.pos_slots = pos;
+    e.pos_ticks = pos * p.sync.slot_ticks;
+    bank.entries.push_back(e);
   }
-  return v;
-}
-
-// The host writes data message m (slot n) stage_ahead before its slot start on its NIC's RTC
-// (the TDMA time: the RTC of slot n is tdma.sync.start + n slots, in ticks), not on global time,
-// which a drifting master leaves behind. The ring of kStageN buffers must not be overwritten
-// before a message's slots end.
-std::vector<StageJob> stage_jobs(const TdmaRunPlan& p, std::uint32_t node, const TdmaNodePlan& np) {
-  std::vector<StageJob> jobs;
-  std::vector<std::uint64_t> slot_end;
-  const std::uint64_t ahead = ticks_up(p.stage_ahead, p.sync.tick_ps), slot = p.sync.slot_ticks;
-  std::uint64_t n = np.first_slot;
-  for (std::uint32_t c = 0; c < p.cycles; ++c)
-    for (std::size_t j = 0; j < np.entries.size(); ++j) {
-      const TdmaEntry& e = np.entries[j];
-      if (c + j > 0) n += e.delta_slots;
-      if (e.kind != abi::kKindData) continue;
-      const std::uint64_t slot_start = p.sync.start + n * slot;
-      StageJob job;
-      job.m = static_cast<std::uint32_t>(jobs.size());
-      job.rtc = slot_start > ahead ? slot_start - ahead : 0;
-      job.bytes = e.bytes;
-      job.stream = e.stream;
-      const std::uint64_t end = slot_start + static_cast<std::uint64_t>(p.stream(e.stream)->slots) * slot;
-      if (job.m >= abi::kStageN && job.rtc < slot_end[job.m - abi::kStageN])
-        throw UserError(fmt::format("tdma.run.stage_ahead = {}: node {} would overwrite its message {} (staging ring of {}) before its slot ends; lower it",
-                                    format_time(p.stage_ahead), node, job.m - abi::kStageN, abi::kStageN));
-      slot_end.push_back(end);
-      jobs.push_back(job);
-    }
-  return jobs;
+  return bank;
 }
 
 void build_nodes(const NetworkArg& net, std::uint64_t seed, TdmaRunPlan& p) {
@@ -247,30 +246,95 @@ void build_nodes(const NetworkArg& net, std::uint64_t seed, TdmaRunPlan& p) {
     const std::uint32_t node = p.sync.nodes[i];
     const SyncNodePlan& sp = p.sync.plans[i];
     TdmaNodePlan np;
+    np.index = i;
     np.master = sp.master;
     np.lead = ticks_up(p.lead, p.sync.tick_ps);
-    np.tx_ticks = p.sync.slaves.empty() ? 0 : sp.tx_ticks;
-    for (const SlaveSync& s : p.sync.slaves)
-      if (s.node == node) np.tx_ticks = s.tx_ticks;
     np.apply = sp.apply;
     np.cycles = p.cycles;
-    np.entries = node_entries(net, p, node, seed, np.first_slot);
-    if (std::uint64_t{p.cycles} * np.entries.size() > 60000)
-      throw UserError(fmt::format("node {} would send {} packets: more than the fabric's 16-bit packet ids tell apart (lower --cycles)", node,
-                                  std::uint64_t{p.cycles} * np.entries.size()));
-    for (const Reservation& r : p.schedule.reservations) {
-      const Stream* st = p.stream(r.stream);
-      if (st->sync && static_cast<std::uint32_t>(st->dst) == node) np.syncs += p.cycles;
+    np.first = p.sync.start;
+    np.slot_ticks = p.sync.slot_ticks;
+    np.stage_ahead = ticks_up(p.stage_ahead, p.sync.tick_ps);
+    for (const ScheduleVersion& v : p.dyn->versions) {
+      TdmaBank b = node_bank(net, p, v.schedule, node, seed, &v == &p.dyn->versions.front());
+      b.tx_ticks = p.sync.slaves.empty() ? 0 : sp.tx_ticks;
+      for (const SlaveSync& s : p.sync.slaves)
+        if (s.node == node) b.tx_ticks = s.tx_ticks;
+      np.versions.push_back(std::move(b));
     }
-    if (!np.entries.empty()) {
-      np.first = p.sync.start + std::uint64_t{np.first_slot} * p.sync.slot_ticks;
-    }
-    np.stage = stage_jobs(p, node, np);
     np.tick_ps = p.sync.tick_ps;
     np.resync = p.resync;
     np.poll = p.poll;
+    if (!p.dyn->changes.empty()) np.dyn = p.dyn;
     p.nodes.push_back(std::move(np));
   }
+}
+
+// The slaves' transmission times follow their sync routes (sync_routes): a change may move a sync
+// only to a route of the same length, as each firmware bank keeps the slave's one tx_ticks.
+void check_sync_routes(const TdmaRunPlan& p) {
+  for (const ScheduleVersion& v : p.dyn->versions)
+    for (const Reservation& r : v.schedule.reservations) {
+      const Stream* st = p.stream(r.stream);
+      if (!st->sync) continue;
+      for (const SlaveSync& s : p.sync.slaves)
+        if (s.node == static_cast<std::uint32_t>(st->dst) && s.route.size() != r.route.size())
+          throw UserError(fmt::format("{}: the new schedule moves the sync to node {} to a route of {} switches ({} before): one "
+                                      "transmission time per slave", p.dyn->changes.at(static_cast<std::size_t>(v.change)).where, s.node,
+                                      r.route.size(), s.route.size()));
+    }
+}
+
+// The control network and the switch-over lead (dynamic.hpp): the last commit's delivery, the
+// loader's PCI time (a staging write it may be in, the switch words), the guard and the staging
+// of the new cycle's first message (or the firmware's check, two leads before the boundary).
+void plan_control(ParamValues& pv, TdmaRunPlan& p) {
+  DynamicPlan& d = *p.dyn;
+  const TdmaCtlParams cp = TdmaCtlParams::from_params(pv);
+  if (!d.changes.empty() && p.best_effort > 0) throw UserError("best-effort load with stream changes: not supported (the free slots change with the schedule)");
+  check_sync_routes(p);
+  d.coordinator = p.sync.index_of(p.sync.master);
+  d.mute = -1;
+  if (cp.mute >= 0) {
+    const auto it = std::find(p.sync.nodes.begin(), p.sync.nodes.end(), static_cast<std::uint32_t>(cp.mute));
+    if (it == p.sync.nodes.end()) throw UserError(fmt::format("tdma.ctl.mute = {}: no such node", cp.mute));
+    d.mute = static_cast<int>(it - p.sync.nodes.begin());
+  }
+  d.latency = cp.latency;
+  d.per_byte = cp.per_byte;
+  d.guard = cp.guard;
+  d.cycles = p.cycles;
+  std::uint32_t largest = 0;
+  for (const ScheduleVersion& v : d.versions)
+    for (const Reservation& r : v.schedule.reservations)
+      if (!p.stream(r.stream)->sync) largest = std::max(largest, message_bytes(p, r));
+  for (const std::uint32_t node : p.sync.nodes) {
+    const PciConfig pci = PciConfig::from_params(pv, fmt::format("n{}.pci", node));
+    d.busy = std::max(d.busy, pci.transaction(abi::kStageHead + (largest + 3) / 4 * 4));
+    d.arm = std::max(d.arm, pci.transaction(8));
+  }
+  const std::size_t n = p.sync.nodes.size();
+  d.ctl = std::make_shared<ControlNet>(n, d.latency, d.per_byte);
+  d.commit_lead = d.ctl->burst(n > 1 ? n - 1 : 1) + d.busy + d.arm + d.guard + std::max(p.stage_ahead, 2 * p.lead);
+  d.records = std::make_shared<std::vector<SwitchRecord>>(d.changes.size());
+  for (SwitchRecord& r : *d.records)
+    for (auto* v : {&r.demand_rx, &r.ack_sent, &r.ack_rx, &r.commit_rx, &r.armed, &r.switched_at}) v->assign(n, kNever);
+}
+
+// A progress bar on stderr for long runs: the cycles done by global time (display only), the wall
+// time and an estimate of the rest, every 2 % of the run.
+void progress_bar(const TdmaRunPlan& p, Time start) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  const Time cycle = p.sync.slot * static_cast<Time>(p.schedule.cycle);
+  const Time total = cycle * static_cast<Time>(p.cycles), step = std::max<Time>(cycle, total / 50);
+  for (Time t = step; t <= total; t += step) {
+    sc_core::wait(sc_core::sc_time::from_value(start + t) - sc_core::sc_time_stamp());
+    const double f = static_cast<double>(t) / static_cast<double>(total);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    const int bar = static_cast<int>(f * 40);
+    std::fprintf(stderr, "\rTDMA run [%s%s] %3.0f%% cycle %llu/%u, %.0f s wall, about %.0f s left", std::string(bar, '#').c_str(),
+                 std::string(40 - bar, '.').c_str(), 100 * f, static_cast<unsigned long long>(t / cycle), p.cycles, wall, wall / f - wall);
+  }
+  std::fprintf(stderr, "\n");
 }
 
 }  // namespace
@@ -281,14 +345,17 @@ TdmaRunPlan plan_tdma_run(ParamValues& pv, std::uint64_t seed, const NetworkArg&
   schedule_all(pv, net, file, p);
   const TdmaParams tp = TdmaParams::from_params(pv);
   if (!pv.has("sim.limit")) {  // the run's own length
+    std::int64_t longest = 0;  // a change may lengthen the cycle
+    for (const ScheduleVersion& v : p.dyn->versions) longest = std::max(longest, v.schedule.cycle);
     const double need = static_cast<double>(TdmaSyncParams::from_params(pv).start) +
-                        (static_cast<double>(p.cycles) * static_cast<double>(p.schedule.cycle) + 2) * static_cast<double>(tp.slot) * 1.001;
+                        (static_cast<double>(p.cycles) * static_cast<double>(longest) + 2) * static_cast<double>(tp.slot) * 1.001;
     pv.set("sim.limit", fmt::format("{}ps", static_cast<std::uint64_t>(need * 1.01) + 10 * kMs), "sanvp tdma run (cycles x cycle)");
   }
   p.sync = plan_sync(pv, seed, net);
   sync_routes(pv, p);
   derive_early(p);
   reserved_links(net, p);
+  plan_control(pv, p);
   build_nodes(net, seed, p);
   return p;
 }
@@ -314,11 +381,17 @@ RunResult run_tdma(ParamValues& pv, const RunOptions& opt, const NetworkArg& net
     s.programs.push_back(std::move(np));
   }
   RunSpec spec = scenario_run_spec(s);
-  spec.traffic = [meter](Network& net) { meter->watch_switches(net); };  // no test traffic
+  const Time start = static_cast<Time>(static_cast<double>(plan->sync.start) * plan->sync.tick_ps);
+  spec.traffic = [meter, plan, start, progress = knobs.progress](Network& net) {
+    meter->watch_switches(net);  // no test traffic
+    if (progress) sc_core::sc_spawn([plan, start] { progress_bar(*plan, start); });
+  };
   spec.probe_sink = [meter](const nic::ProbeRecord& r) { meter->add_probe(r); };
   spec.scenario_json["tdma_run"] = run_plan_json(*plan);
   spec.results = [plan, meter, outcomes](nlohmann::json& r) { return run_results(*plan, meter->analyse(*outcomes), *outcomes, r); };
-  return run_simulation(pv, opt, spec);
+  RunResult res = run_simulation(pv, opt, spec);
+  if (knobs.progress) std::fputs("\n", stderr);  // the bar stops short of 100 % when the last send ends the run
+  return res;
 }
 
 }  // namespace sanvp::tdma

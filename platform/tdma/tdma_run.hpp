@@ -8,6 +8,7 @@
 // blocked, and the first collision. results.tdma_run (tdma_run_report.hpp).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "platform/scenario/network_arg.hpp"
 #include "platform/sim/run.hpp"
+#include "platform/tdma/dynamic.hpp"
 #include "platform/tdma/node_loader.hpp"
 #include "platform/tdma/scheduler.hpp"
 #include "platform/tdma/stream.hpp"
@@ -28,6 +30,7 @@ struct RunKnobs {
   std::optional<bool> sync, early;
   std::optional<Time> margin;
   std::optional<double> best_effort;
+  bool progress = false;               // a progress bar on stderr (long runs)
 };
 
 struct TdmaRunPlan {
@@ -45,6 +48,7 @@ struct TdmaRunPlan {
   std::vector<TdmaNodePlan> nodes;      // per node index (sync.nodes)
   Topology topo;
   std::set<std::pair<std::string, std::int64_t>> reserved;  // (link name, slot of the cycle) held by a reservation
+  std::shared_ptr<DynamicPlan> dyn;     // the schedule versions (version 0: this schedule) and the changes
   const Stream* stream(std::int64_t id) const;
 };
 
@@ -83,6 +87,15 @@ struct StreamResult {
   double latency_mean = 0;
   Time jitter = 0;                     // max - min latency
   std::int64_t worst_slack = 0;        // ps between delivery and deadline, smallest (negative: a miss)
+  std::int64_t first_slot = -1, last_slot = -1;  // absolute slots of its first and last message sent (-1: none)
+};
+
+// The schedule in force from an absolute slot on (version 0 from the start; each committed change
+// from its activation boundary), and the run's cycles it covers.
+struct RunPhase {
+  std::uint64_t slot = 0;
+  std::uint32_t cycle = 0, cycles = 0;
+  std::size_t version = 0;
 };
 
 struct TdmaRunResults {
@@ -96,6 +109,7 @@ struct TdmaRunResults {
   Time first_send_error = kNever;      // smallest |first byte - planned start| (exact: 0)
   Time max_send_error = 0;             // largest, over the master's timed sends (its RTC never moves)
   std::uint64_t timed_checked = 0;
+  std::vector<RunPhase> phases;
 };
 
 RunResult run_tdma(ParamValues& pv, const RunOptions& opt, const NetworkArg& net, const StreamFile& file, const RunKnobs& knobs);

@@ -32,12 +32,42 @@ std::uint32_t kind_of(std::uint32_t type) {
 RunMeter::RunMeter(std::shared_ptr<const TdmaRunPlan> plan) : plan_(std::move(plan)) {
   const std::size_t n = plan_->sync.nodes.size();
   sent_.resize(n);
-  stream_at_.resize(n);
   staged_probes_.resize(n);
-  for (const Reservation& r : plan_->schedule.reservations) {
-    const Stream* st = plan_->stream(r.stream);
-    stream_at_[plan_->sync.index_of(static_cast<std::uint32_t>(st->src))][static_cast<std::uint32_t>(r.start)] = r.stream;
+  for (const ScheduleVersion& v : plan_->dyn->versions) {
+    stream_at_.emplace_back(n);
+    for (const Reservation& r : v.schedule.reservations) {
+      const Stream* st = plan_->stream(r.stream);
+      stream_at_.back()[plan_->sync.index_of(static_cast<std::uint32_t>(st->src))][static_cast<std::uint32_t>(r.start)] = r.stream;
+    }
   }
+}
+
+std::vector<RunPhase> RunMeter::phases() const {
+  const DynamicPlan& d = *plan_->dyn;
+  std::vector<RunPhase> v{{0, 0, plan_->cycles, 0}};
+  for (std::size_t k = 0; k < d.records->size(); ++k) {
+    const SwitchRecord& r = (*d.records)[k];
+    if (r.commit == kNever) continue;  // never committed: no node switched
+    v.back().cycles = static_cast<std::uint32_t>(r.activation_cycle) - v.back().cycle;
+    v.push_back({static_cast<std::uint64_t>(r.activation_slot), static_cast<std::uint32_t>(r.activation_cycle),
+                 plan_->cycles - static_cast<std::uint32_t>(r.activation_cycle), static_cast<std::size_t>(d.decisions[k].version)});
+  }
+  return v;
+}
+
+RunPhase RunMeter::phase_of(std::uint64_t slot) const {
+  RunPhase p;
+  for (const RunPhase& ph : phases())
+    if (slot >= ph.slot) p = ph;
+  return p;
+}
+
+std::int64_t RunMeter::stream_at(std::size_t i, std::uint64_t slot) const {
+  const RunPhase ph = phase_of(slot);
+  const auto cycle = static_cast<std::uint64_t>(plan_->dyn->versions[ph.version].schedule.cycle);
+  const auto& m = stream_at_[ph.version][i];
+  const auto it = m.find(static_cast<std::uint32_t>((slot - ph.slot) % cycle));
+  return it == m.end() ? -1 : it->second;
 }
 
 void RunMeter::watch_nic(std::size_t i, nic::Nic& n) {
@@ -53,11 +83,10 @@ void RunMeter::watch_nic(std::size_t i, nic::Nic& n) {
     r.kind = kind_of(be16_at(n, std::uint64_t{addr} + route));
     for (std::uint32_t b = 0; b < route && std::uint64_t{addr} + b < n.sram().size(); ++b) r.route.push_back(n.sram().data()[addr + b]);
     r.slot = be32_at(n, std::uint64_t{addr} + route + 2);
-    const auto cycle = static_cast<std::uint32_t>(plan_->schedule.cycle);
-    const auto it = stream_at_[i].find(r.slot % cycle);
+    const std::int64_t st = stream_at(i, r.slot);  // the phase is known: its commit came before its boundary
     if (r.kind == abi::kKindBest) r.dst = be32_at(n, std::uint64_t{addr} + route + 6);  // its header's stream word: the destination
-    if (r.kind != abi::kKindBest && it != stream_at_[i].end()) {
-      r.stream = it->second;
+    if (r.kind != abi::kKindBest && st >= 0) {
+      r.stream = st;
       r.dst = static_cast<std::uint32_t>(plan_->stream(r.stream)->dst);
     }
     sent_[i].push_back(r);
@@ -93,6 +122,12 @@ void RunMeter::watch_switches(Network& net) {
 
 void RunMeter::add_probe(const nic::ProbeRecord& r) {
   if (r.node == plan_->sync.master && !have_master_) master_probe_ = r, have_master_ = true;
+  if (r.tag == abi::kProbeSwitch) {
+    const std::size_t i = plan_->sync.index_of(r.node);
+    auto& v = switch_at_[r.value];
+    v.resize(plan_->sync.nodes.size(), kNever);
+    if (i < v.size()) v[i] = static_cast<Time>(std::llround(fbs::boundary_time(plan_->sync.clocks[i], r)));
+  }
   if (r.tag == abi::kProbeStaged || r.tag == abi::kProbeStageMiss) {
     const std::size_t i = plan_->sync.index_of(r.node);
     if (i < staged_probes_.size()) staged_probes_[i].push_back(r);
@@ -131,7 +166,18 @@ const RunMeter::Grant* RunMeter::last_before(int sw, int out, Time t, std::uint3
 
 // The header's waits at each switch output on its way (see the header comment) and its body's
 // STOP-held time; each wait classified by the packet that held the output.
-void RunMeter::waits(PacketRecord& p, TdmaRunResults& res, const std::map<std::uint32_t, const PacketRecord*>& by_id) const {
+const PacketRecord* RunMeter::sent_before(const ById& by_id, std::uint32_t id, Time t) {
+  const auto it = by_id.find(id);
+  if (it == by_id.end()) return nullptr;
+  const PacketRecord* last = nullptr;
+  for (const PacketRecord* r : it->second) {
+    if (r->first > t) break;
+    last = r;
+  }
+  return last;
+}
+
+void RunMeter::waits(PacketRecord& p, TdmaRunResults& res, const ById& by_id) const {
   const TdmaRunPlan& pl = *plan_;
   const auto it = grants_.find(p.id);
   std::vector<Grant> gs;
@@ -156,7 +202,7 @@ void RunMeter::waits(PacketRecord& p, TdmaRunResults& res, const std::map<std::u
         if (prev) holder = prev, ahead = prev->packet;
       }
       if (!holder && k == 0 && (p.id & kNicSeqMask) != 0) ahead = p.id - 1;
-      const PacketRecord* hp = by_id.count(ahead) ? by_id.at(ahead) : nullptr;
+      const PacketRecord* hp = sent_before(by_id, ahead, req);
       const bool earlier = pl.early && hp && hp->slot < p.slot;  // a reserved or best-effort packet of an earlier slot
       const Time from = earlier ? std::max(req, std::min(own, g.at)) : req;  // blocking from here
       p.early_wait += from - req;
@@ -189,29 +235,42 @@ void RunMeter::waits(PacketRecord& p, TdmaRunResults& res, const std::map<std::u
   }
 }
 
-void RunMeter::stream_results(const std::vector<PacketRecord>& pk, TdmaRunResults& res) const {
+void RunMeter::stream_results(const std::vector<PacketRecord>& pk, const std::vector<TdmaNodeOutcome>& outcomes, TdmaRunResults& res) const {
   const TdmaRunPlan& pl = *plan_;
-  const auto cycle = static_cast<std::uint64_t>(pl.schedule.cycle);
+  const std::vector<RunPhase> phs = phases();
   for (const Stream& st : pl.streams) {
     StreamResult r;
     r.id = st.id;
     r.src = st.src;
     r.dst = st.dst;
     r.sync = st.sync;
-    for (const Admission& a : pl.schedule.admissions)
-      if (a.stream == st.id) r.admitted = a.admitted, r.reason = a.reason;
-    if (r.admitted) r.expected = pl.cycles * (cycle / static_cast<std::uint64_t>(st.period));
+    // Expected: its messages in every phase whose schedule admits it.
+    for (const RunPhase& ph : phs)
+      for (const Admission& a : pl.dyn->versions[ph.version].schedule.admissions) {
+        if (a.stream != st.id) continue;
+        if (a.admitted)
+          r.admitted = true, r.expected += std::uint64_t{ph.cycles} * static_cast<std::uint64_t>(pl.dyn->versions[ph.version].schedule.cycle / st.period);
+        else if (r.reason.empty())
+          r.reason = a.reason;
+      }
+    for (std::size_t k = 0; k < pl.dyn->decisions.size(); ++k)  // an added stream the admission test refused
+      if (!pl.dyn->decisions[k].accepted && pl.dyn->changes[k].add && pl.dyn->changes[k].add->id == st.id) r.reason = pl.dyn->decisions[k].reason;
     double sum = 0;
     bool first = true;
     for (const PacketRecord& p : pk) {
       if (p.stream != st.id || p.kind == abi::kKindBest) continue;
       ++r.sent;
+      if (r.first_slot < 0 || p.slot < r.first_slot) r.first_slot = p.slot;
+      r.last_slot = std::max<std::int64_t>(r.last_slot, p.slot);
       r.blocked += p.blocked;
       r.early_wait += p.early_wait;
       if (p.blocked > 0) ++r.blocked_packets;
       if (p.arrived == kNever) continue;
       ++r.delivered;
-      const std::uint64_t pos = p.slot % cycle, release = p.slot - pos + (pos / static_cast<std::uint64_t>(st.period)) * static_cast<std::uint64_t>(st.period);
+      const RunPhase ph = phase_of(p.slot);
+      const auto cycle = static_cast<std::uint64_t>(pl.dyn->versions[ph.version].schedule.cycle);
+      const std::uint64_t pos = (p.slot - ph.slot) % cycle;
+      const std::uint64_t release = p.slot - pos + (pos / static_cast<std::uint64_t>(st.period)) * static_cast<std::uint64_t>(st.period);
       const Time rel = release_time(release), due = release_time(release + static_cast<std::uint64_t>(st.deadline));
       const Time lat = p.arrived - rel;
       const std::int64_t slack = static_cast<std::int64_t>(due) - static_cast<std::int64_t>(p.arrived);
@@ -224,9 +283,9 @@ void RunMeter::stream_results(const std::vector<PacketRecord>& pk, TdmaRunResult
     }
     r.latency_mean = r.delivered ? sum / static_cast<double>(r.delivered) : 0;
     r.jitter = r.latency_max - r.latency_min;
-    for (std::size_t i = 0; i < pl.nodes.size(); ++i)
+    for (std::size_t i = 0; i < pl.nodes.size() && i < outcomes.size(); ++i)
       for (const nic::ProbeRecord& x : staged_probes_[i])
-        if (x.tag == abi::kProbeStageMiss && x.value < pl.nodes[i].stage.size() && pl.nodes[i].stage[x.value].stream == static_cast<std::uint32_t>(st.id))
+        if (x.tag == abi::kProbeStageMiss && x.value < outcomes[i].staged.size() && outcomes[i].staged[x.value].stream == static_cast<std::uint32_t>(st.id))
           ++r.stage_misses;
     r.deadline_misses += r.expected > r.delivered ? r.expected - r.delivered : 0;  // never delivered: missed
     res.deadline_misses += r.deadline_misses;
@@ -255,7 +314,8 @@ void RunMeter::timed_sends(const std::vector<PacketRecord>& pk, TdmaRunResults& 
   const fbs::ClockOfNode& c = pl.sync.clocks[pl.sync.index_of(pl.sync.master)];
   for (const PacketRecord& p : pk) {
     if (p.src != pl.sync.master || p.kind == abi::kKindBest) continue;
-    const std::int64_t pos = static_cast<std::int64_t>(p.slot % static_cast<std::uint64_t>(pl.schedule.cycle));
+    const RunPhase ph = phase_of(p.slot);
+    const auto pos = static_cast<std::int64_t>((p.slot - ph.slot) % static_cast<std::uint64_t>(pl.dyn->versions[ph.version].schedule.cycle));
     const bool early = p.kind == abi::kKindData && p.stream >= 0 && pos % pl.stream(p.stream)->period != 0;  // as node_entries
     const double off = early ? static_cast<double>(pl.early_ticks) * c.tick_ps : 0.0;
     const auto planned = static_cast<Time>(std::llround(static_cast<double>(release_time(p.slot)) + off));
@@ -280,19 +340,40 @@ void RunMeter::best_effort(const std::vector<PacketRecord>& pk, TdmaRunResults& 
   }
 }
 
+// Every change's measured switch instants (the probes of the activation boundary) and its
+// status: a committed change must have switched every node or none.
+void RunMeter::switches(TdmaRunResults& res) const {
+  res.phases = phases();
+  const DynamicPlan& d = *plan_->dyn;
+  for (std::size_t k = 0; k < d.records->size(); ++k) {
+    SwitchRecord& r = (*d.records)[k];
+    if (r.activation_slot >= 0) {
+      const auto it = switch_at_.find(static_cast<std::uint64_t>(r.activation_slot));
+      if (it != switch_at_.end()) r.switched_at = it->second;
+    }
+    if (r.commit == kNever) {
+      if (r.status == "not requested" && r.request != kNever) r.status = "waiting for acknowledgements: not switched";
+      continue;
+    }
+    const auto n = static_cast<std::size_t>(std::count_if(r.switched_at.begin(), r.switched_at.end(), [](Time t) { return t != kNever; }));
+    r.status = n == r.switched_at.size() ? "switched" : n == 0 ? "committed, no node switched" : "ERROR: only some nodes switched";
+  }
+}
+
 TdmaRunResults RunMeter::analyse(const std::vector<TdmaNodeOutcome>& outcomes) const {
   TdmaRunResults res;
   std::vector<PacketRecord> pk = packets();
-  std::map<std::uint32_t, const PacketRecord*> by_id;
-  for (const PacketRecord& p : pk) by_id[p.id] = &p;
+  ById by_id;
+  for (const PacketRecord& p : pk) by_id[p.id].push_back(&p);  // per node in send order
   for (PacketRecord& p : pk) waits(p, res, by_id);
   res.packets = pk.size();
   if (have_master_) {
-    stream_results(pk, res);
+    stream_results(pk, outcomes, res);
     timed_sends(pk, res);
   }
   staging(outcomes, res);
   best_effort(pk, res);
+  switches(res);
   for (const TdmaNodeOutcome& o : outcomes) {
     res.refused += o.refused;
     res.late += o.late;

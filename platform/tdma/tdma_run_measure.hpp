@@ -37,10 +37,18 @@ class RunMeter {
  private:
   struct Rx { std::uint32_t src = 0, dst = 0, slot = 0, type = 0; Time at = 0; };
   Time release_time(std::uint64_t slot) const;
+  std::vector<RunPhase> phases() const;                      // from the committed changes
+  RunPhase phase_of(std::uint64_t slot) const;
+  std::int64_t stream_at(std::size_t node_index, std::uint64_t slot) const;  // -1: none
+  void switches(TdmaRunResults& res) const;
   const Grant* last_before(int sw, int out, Time t, std::uint32_t not_packet) const;  // last grant of (sw, out) at or before t  // global time of the master's slot boundary
   std::vector<PacketRecord> packets() const;
-  void waits(PacketRecord& p, TdmaRunResults& res, const std::map<std::uint32_t, const PacketRecord*>& by_id) const;
-  void stream_results(const std::vector<PacketRecord>& pk, TdmaRunResults& res) const;
+  // Packets by their fabric id; the 16-bit ids repeat every 65536 packets of a NIC, so each id
+  // lists its packets in send order and a lookup takes the last one sent before the instant.
+  using ById = std::map<std::uint32_t, std::vector<const PacketRecord*>>;
+  static const PacketRecord* sent_before(const ById& by_id, std::uint32_t id, Time t);
+  void waits(PacketRecord& p, TdmaRunResults& res, const ById& by_id) const;
+  void stream_results(const std::vector<PacketRecord>& pk, const std::vector<TdmaNodeOutcome>& outcomes, TdmaRunResults& res) const;
   void staging(const std::vector<TdmaNodeOutcome>& outcomes, TdmaRunResults& res) const;
   void best_effort(const std::vector<PacketRecord>& pk, TdmaRunResults& res) const;
   void timed_sends(const std::vector<PacketRecord>& pk, TdmaRunResults& res) const;
@@ -50,7 +58,8 @@ class RunMeter {
   std::vector<Rx> rx_;
   std::map<std::uint32_t, std::vector<Grant>> grants_;                 // packet id -> its grants in time order
   std::map<std::pair<int, int>, std::vector<Grant>> port_grants_;      // (switch, output) -> grants in time order
-  std::vector<std::map<std::uint32_t, std::int64_t>> stream_at_;       // per node index: slot position -> stream
+  std::vector<std::vector<std::map<std::uint32_t, std::int64_t>>> stream_at_;  // per version, node index: slot position -> stream
+  std::map<std::uint64_t, std::vector<Time>> switch_at_;             // activation slot -> per node index: the boundary (global)
   std::vector<std::vector<nic::ProbeRecord>> staged_probes_;           // per node index: kProbeStaged/StageMiss
   nic::ProbeRecord master_probe_{};
   bool have_master_ = false;

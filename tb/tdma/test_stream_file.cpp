@@ -49,7 +49,7 @@ TEST_CASE("Bad stream files name file, line, column and key", "[tdma][file]") {
       {kHead + "  - {id: 1, src: -1, dst: 1, period: 10, deadline: 8, slots: 1}\n", "bad.yaml:2:18: streams[0].src: -1 is outside 0..1048576"},
       {kHead + "  - {id: 1, src: 0, dst: 1, period: 10, deadline: 8, slots: 1}\n  - {id: 2, prio: 1}\n",
        "bad.yaml:3:13: streams[1].prio: unknown key 'prio' (expected one of: id, src, dst, period, deadline, slots)"},
-      {"stream: []\n", "bad.yaml:1:1: stream: unknown key 'stream' (expected one of: name, description, sync, streams)"},
+      {"stream: []\n", "bad.yaml:1:1: stream: unknown key 'stream' (expected one of: name, description, sync, streams, changes)"},
       {"name: x\n", "bad.yaml:1:1: streams: missing (the list of streams, possibly empty: streams: [])"},
       {"sync: {master: x}\nstreams: []\n", "bad.yaml:1:16: sync.master: expected an integer, got 'x'"},
       // 64 bits, never wrapped: 2^64 + 10 would wrap to 10 in 64 bits, 2^32 + 10 to 10 in 32.
