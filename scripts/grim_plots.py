@@ -3,10 +3,11 @@
 
   /usr/bin/python3 scripts/grim_plots.py DIR
 
-Reads DIR/results.json and writes DIR/bandwidth.png (round-trip bandwidth against message size,
-half-power points marked), DIR/fig3.png (injection overhead and gap against burst length,
+Reads DIR/results.json and writes DIR/latency.png (one-way latency against message size),
+DIR/bandwidth.png (round-trip bandwidth against message size, half-power points marked), DIR/fig3.png (injection overhead and gap against burst length,
 optimistic against host credits, no loss) and DIR/fig3_loss.png (the gaps under every packet
-loss rate run). `sanvp grim experiment` calls it at the end.
+loss rate run, with the damaged packets counted). Every figure that reproduces one of the paper's
+has a legend entry "paper" with its values. `sanvp grim experiment` calls it at the end.
 """
 import json
 import os
@@ -51,6 +52,27 @@ def bandwidth(res, out):
     save(fig, out, "bandwidth.png")
 
 
+def latency(res, out):
+    fig, ax = plt.subplots(figsize=(7.5, 4.6))
+    for i, cfg in enumerate(("paper", "frag2k", "default")):
+        rows = sorted((b for b in res["bench"] if b["config"] == cfg and b["latency_us"] > 0), key=lambda b: b["size"])
+        if rows:
+            ax.plot([b["size"] for b in rows], [b["latency_us"] for b in rows], marker="o", color=f"C{i}",
+                    label=f"{CONFIG_LABEL[cfg]} ({len(rows)} sizes, 8 round trips each)")
+    fast = [b for b in res["bench"] if b["config"] == "fast-core" and b["latency_us"] > 0]
+    if fast:
+        ax.plot([b["size"] for b in fast], [b["latency_us"] for b in fast], "v", color="C4", ls="none",
+                label=f"4 KiB fragments, 1 GHz NIC core ({len(fast)} size)")
+    p = res["paper"]
+    ax.plot([4], [p["latency_us"]], "k*", ms=13, ls="none", label=f"paper: {p['latency_us']:.0f} \u00b5s for 4 B")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set(xlabel="message size (bytes)", ylabel="one-way latency, round trip / 2 (\u00b5s)", title="GRIM Table 1: latency against message size")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    save(fig, out, "latency.png")
+
+
 def series(res, credits, loss, key, senders=1):
     rows = sorted((b for b in res["bursts"] if b["host_credits"] == credits and b["packet_loss"] == loss and b["senders"] == senders
                    and b["exit_code"] == 0 and b["run"].get(key, -1) >= 0), key=lambda b: b["burst"])
@@ -59,8 +81,8 @@ def series(res, credits, loss, key, senders=1):
 
 def paper_lines(ax, res):
     p = res["paper"]
-    ax.axhline(p["gap_us"], color="k", ls="--", lw=1, label=f"paper: gap converges at {p['gap_us']:.0f} us")
-    ax.axhline(p["overhead_us"], color="k", ls=":", lw=1, label=f"paper: overhead about {p['overhead_us']:.0f} us")
+    ax.axhline(p["gap_us"], color="k", ls="--", lw=1, label=f"paper: gap converges at {p['gap_us']:.0f} \u00b5s")
+    ax.axhline(p["overhead_us"], color="k", ls=":", lw=1, label=f"paper: overhead about {p['overhead_us']:.0f} \u00b5s")
 
 
 def fig3_panel(ax, res, senders, credits, title):
@@ -71,7 +93,7 @@ def fig3_panel(ax, res, senders, credits, title):
         ax.plot(x, y, marker="s", ls=":", color=col, label=f"overhead o_s, {name}")
     paper_lines(ax, res)
     ax.set_xscale("log", base=2)
-    ax.set(xlabel="burst length per sender (messages of 4 B)", ylabel="time per message (us)", title=title)
+    ax.set(xlabel="burst length per sender (messages of 4 B)", ylabel="time per message (\u00b5s)", title=title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
 
@@ -94,10 +116,13 @@ def fig3_loss(res, out):
         for c, name, style in ((0, "optimistic", "-"), (credits, "host credits", "--")):
             x, y = series(res, c, loss, "gap_us")
             if x:
-                ax.plot(x, y, marker="o", ls=style, color=f"C{i}", label=f"gap, {name}, packet loss {loss:g} ({len(x)} bursts)")
+                rows = [b for b in res["bursts"] if b["host_credits"] == c and b["packet_loss"] == loss and b["senders"] == 1 and b["exit_code"] == 0]
+                lost = sum(b["run"]["sender"]["firmware"]["bad_dropped"] + b["run"]["receiver"]["firmware"]["bad_dropped"] for b in rows)
+                ax.plot(x, y, marker="o", ls=style, color=f"C{i}",
+                        label=f"gap, {name}, packet loss {loss:g} ({len(x)} bursts, {lost} damaged packets dropped)")
     paper_lines(ax, res)
     ax.set_xscale("log", base=2)
-    ax.set(xlabel="burst length (messages of 4 B)", ylabel="gap: injection time / burst length (us)",
+    ax.set(xlabel="burst length (messages of 4 B)", ylabel="gap: injection time / burst length (\u00b5s)",
            title="GRIM Figure 3 under packet loss (go-back-N recovers every message)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
@@ -110,6 +135,7 @@ def main():
     out = sys.argv[1]
     with open(os.path.join(out, "results.json")) as f:
         res = json.load(f)
+    latency(res, out)
     bandwidth(res, out)
     fig3(res, out)
     fig3_loss(res, out)

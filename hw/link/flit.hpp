@@ -24,11 +24,20 @@ constexpr std::uint32_t nic_packet_id(std::uint32_t node, std::uint64_t seq) {
 constexpr bool is_nic_packet(std::uint32_t id) { return id != kNoPacket && (id & kNicPacketBit) != 0; }
 constexpr std::uint32_t nic_packet_node(std::uint32_t id) { return (id >> 16) & 0x7FFFu; }
 
+// What link fault injection did to a flit (hw/link/link_faults.hpp): simulation-only knowledge
+// carried beside the byte, as the packet id is, so a receiver's probe can tell a damaged packet
+// its CRC passed ("undetected corruption") from an intact one. Never visible to firmware.
+inline constexpr std::uint8_t kFlitFlipped = 0x80;    // a bit of this byte was flipped
+inline constexpr std::uint8_t kFlitFlipMany = 0x20;   // more than one flip on this byte
+inline constexpr std::uint8_t kFlitLost = 0x40;       // a flit of this worm before this one was lost (drop, truncation, cut)
+inline constexpr std::uint8_t kFlitFlipBitMask = 0x07;  // the (last) flipped bit
+
 struct Flit {
   std::uint32_t packet = 0;  // index into the run's packet table, or a NIC packet id (for tracing and scoreboards)
   std::uint8_t data = 0;
   bool head = false;  // first flit of the worm on this link
   bool tail = false;  // end of packet
+  std::uint8_t fault = 0;  // kFlit* marks of link faults (0: as sent)
 };
 
 // Flit kind as shown in waves: 0 idle, 1 head, 2 body, 3 tail (a 1-flit worm shows as tail).

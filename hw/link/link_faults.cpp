@@ -75,12 +75,24 @@ bool LinkFaults::lose(const Flit& f, Time t) {
   return false;
 }
 
+void LinkFaults::flip(Flit& f, std::uint8_t mask) {
+  ++st_.corrupted;
+  faulted(f.packet);
+  f.data = static_cast<std::uint8_t>(f.data ^ mask);
+  int bit = 0;
+  while (!((mask >> bit) & 1)) ++bit;
+  const bool many = (f.fault & kFlitFlipped) || (mask & (mask - 1));
+  f.fault = static_cast<std::uint8_t>((f.fault & ~kFlitFlipBitMask) | kFlitFlipped | (many ? kFlitFlipMany : 0) | bit);
+}
+
 bool LinkFaults::apply(Flit& f, Time t) {
   ++st_.flits;
   if (f.head) {
     ++st_.worms;
     pos_ = 0;
-    discard_ = need_head_ = lose_end_ = false;
+    discard_ = need_head_ = lose_end_ = lost_flit_ = false;
+    flips_ = std::move(flip_next_);
+    flip_next_.clear();
     trunc_at_ = 0;
     if (cfg_.truncate > 0 && rng_.uniform01() < cfg_.truncate) trunc_at_ = 1 + static_cast<int>(rng_.below(kMaxTruncatePrefix));
   }
@@ -92,6 +104,7 @@ bool LinkFaults::apply(Flit& f, Time t) {
       ++st_.cut_worms;
       ++st_.cut_flits;
       f.tail = true;
+      f.fault |= kFlitLost;
       open_ = false;
       discard_ = true;
       lose_end_ = false;
@@ -108,6 +121,7 @@ bool LinkFaults::apply(Flit& f, Time t) {
     ++st_.truncated;
     faulted(f.packet);
     f.tail = true;
+    lost_flit_ = true;
     discard_ = true;
     lose_end_ = false;
     by_cut_ = false;
@@ -118,17 +132,19 @@ bool LinkFaults::apply(Flit& f, Time t) {
       ++st_.dropped;
       faulted(f.packet);
       if (f.head) need_head_ = true;
+      lost_flit_ = true;
       return false;
     }
   }
   if (cfg_.corrupt > 0) {
     ++st_.corrupt_eligible;
     if (rng_.uniform01() < cfg_.corrupt) {
-      ++st_.corrupted;
-      faulted(f.packet);
-      f.data = static_cast<std::uint8_t>(f.data ^ (1u << rng_.below(8)));
+      flip(f, static_cast<std::uint8_t>(1u << rng_.below(8)));
     }
   }
+  for (const auto& [index, mask] : flips_)
+    if (index + 1 == pos_ && mask) flip(f, mask);
+  if (lost_flit_) f.fault |= kFlitLost;
   if (need_head_) { f.head = true; need_head_ = false; }
   open_ = !f.tail;
   return true;

@@ -24,6 +24,9 @@
 // Packets touched by a fault are reported to `on_fault` (so the scoreboard counts them as
 // faulted, not as model errors) and packets whose tail was lost here (a cut) to `on_lost`;
 // `lost_ends()` keeps the latter for the end-of-run accounting.
+// Every delivered flit carries what was done to its worm (Flit::fault, hw/link/flit.hpp): its
+// own bit flips, and whether a flit before it was lost, so a receiver's probe knows which
+// packets were damaged without a table that packet ids (which wrap) could confuse.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -72,6 +75,9 @@ class LinkFaults {
   // The flit sent at `t`: false if it is lost; otherwise `f` is what the receiver gets.
   bool apply(Flit& f, Time t);
   bool cut_at(Time t) const;
+  // Test hook: the next worm whose head is offered gets `mask` XORed into its flit `index`
+  // (0 = its first flit on this link), for each pair, on top of the random faults.
+  void flip_next(std::vector<std::pair<int, std::uint8_t>> flips) { flip_next_ = std::move(flips); }
 
   void set_on_fault(std::function<void(std::uint32_t)> fn) { on_fault_ = std::move(fn); }
   void set_on_lost(std::function<void(std::uint32_t, Time)> fn) { on_lost_ = std::move(fn); }
@@ -98,6 +104,9 @@ class LinkFaults {
   bool discard_ = false;    // the rest of it is lost
   bool lose_end_ = false;   // discarding, and the receiver never got any of it: its end is lost here
   bool by_cut_ = false;     // discarding because of a cut (else a truncation)
+  bool lost_flit_ = false;  // a flit of it was lost: every later one is marked kFlitLost
+  std::vector<std::pair<int, std::uint8_t>> flip_next_, flips_;  // flip_next(): armed, and for the current worm
+  void flip(Flit& f, std::uint8_t mask);
 };
 
 }  // namespace sanvp

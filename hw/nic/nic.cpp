@@ -25,6 +25,9 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   hdma_ = std::make_unique<HostDma>("hdma", *sram_, pci, raise, HostDmaParams::kSetup.get(pv, path + ".hdma"));
   send_ = std::make_unique<SendDma>("send", *sram_, raise, node_id);
   recv_ = std::make_unique<RecvDma>("recv", *sram_, raise, FlowControlConfig::from_params(pv, path));
+  const LinkCrc crc = parse_link_crc(NicParams::kLinkCrc.get(pv, path));  // the link check both DMAs use
+  send_->set_crc(crc);
+  recv_->set_crc(crc);
   regs_->add_window(&hdma_->registers());
   regs_->add_window(&send_->registers());
   send_->set_clock(regs_.get());  // timed sends, STOP/GO timestamps, blocked ticks

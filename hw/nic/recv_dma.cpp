@@ -1,6 +1,7 @@
 #include "hw/nic/recv_dma.hpp"
 #include "hw/base/sim_time.hpp"
 
+#include "hw/link/link.hpp"
 #include "hw/nic/memory_map.hpp"
 
 namespace sanvp::nic {
@@ -46,10 +47,19 @@ const RegisterMap<RecvDma> RecvDma::kRegisters{"recv", map::kNicRegBase, {
 }};
 
 nlohmann::json RecvDma::stats_json() const {
-  return {{"packets_received", stats_.packets},
-          {"bytes_received", stats_.bytes},
-          {"rx_crc_errors", stats_.crc_errors},
-          {"rx_drops", stats_.drops}};
+  nlohmann::json j{{"packets_received", stats_.packets},
+                   {"bytes_received", stats_.bytes},
+                   {"rx_crc_errors", stats_.crc_errors},
+                   {"rx_drops", stats_.drops}};
+  // The probe's counts wherever faults can reach this NIC (runs without faults keep their reports).
+  const bool faulty_input = fc_.upstream() && fc_.upstream()->faults();
+  if (stats_.damaged || faulty_input) {
+    j["rx_damaged"] = stats_.damaged;
+    j["rx_undetected_corruptions"] = stats_.undetected;
+    j["rx_undetected_losses"] = stats_.undetected_lost;
+    j["link_crc"] = link_crc_name(crc_.kind);
+  }
+  return j;
 }
 
 void RecvDma::kick() {
@@ -85,9 +95,11 @@ bool RecvDma::start_packet(Time at) {
         buf_ = buf;
         cap_ = bufsize_;  // later register writes do not change a packet being stored
         desc_ = static_cast<std::uint32_t>(da);
-        stored_ = count_ = 0;
-        have_pending_ = trunc_ = false;
-        crc_ = 0;
+        stored_ = count_ = npend_ = 0;
+        trunc_ = false;
+        crc_.start();
+        fault_ = 0;
+        flips_.clear();
         first_ = at;
         ++next_;
         state_sig_.change(at, 1);
@@ -136,26 +148,57 @@ void RecvDma::consume(const Flit& f, Time at) {
     return;
   }
   if (state_ != State::Storing) return;  // stray flit outside a packet: ignored
-  // Each byte is stored once the next one shows it is not the CRC.
-  if (have_pending_) {
-    if (stored_ < cap_) sram_.data()[buf_ + stored_++] = pending_;
-    else trunc_ = true;
-    crc_ = crc8_update(crc_, pending_);
+  if (f.fault) note_damage(f);
+  // Each byte is stored once the next ones show it is not in the trailer.
+  const std::uint32_t trailer = crc_bytes(crc_.kind);
+  if (npend_ == trailer) {
+    take(pend_[0]);
+    for (std::uint32_t i = 1; i < npend_; ++i) pend_[i - 1] = pend_[i];
+    --npend_;
   }
   ++count_;
   if (!f.tail) {
-    pending_ = f.data;
-    have_pending_ = true;
+    pend_[npend_++] = f.data;
     return;
   }
-  // f.data is the CRC of everything before it.
+  // The pending bytes and f.data are the trailer: the CRC of everything before it.
   ends_.add(f.packet);
   std::uint32_t status = stored_ & r::kRxLenMask;
-  if (f.data != crc_ || count_ < 2) status |= r::kRxCrcErr;
+  if (count_ < trailer + 1 || !trailer_ok(f.data)) status |= r::kRxCrcErr;
   if (trunc_) status |= r::kRxTrunc;
+  if (fault_) probe_packet(status, f.packet, at);
   done_.push_back(Done{at, idx_, desc_, status, first_});
   done_ev_.notify(delay_to(at));
   state_ = State::Idle;
+}
+
+void RecvDma::take(std::uint8_t b) {
+  if (stored_ < cap_) sram_.data()[buf_ + stored_++] = b;
+  else trunc_ = true;
+  crc_.add(b);
+}
+
+bool RecvDma::trailer_ok(std::uint8_t last) const {
+  const std::uint32_t n = crc_bytes(crc_.kind);
+  if (npend_ + 1 != n) return false;
+  for (std::uint32_t i = 0; i + 1 < n; ++i)
+    if (pend_[i] != crc_.trailer(i)) return false;
+  return last == crc_.trailer(n - 1);
+}
+
+void RecvDma::note_damage(const Flit& f) {
+  fault_ |= f.fault;
+  if ((f.fault & kFlitFlipped) && flips_.size() < 16)
+    flips_.emplace_back(count_, (f.fault & kFlitFlipMany) ? 0xFF : f.fault & kFlitFlipBitMask);
+}
+
+// A packet link faults damaged has ended here with `status`: counted, and kept if its CRC passed.
+void RecvDma::probe_packet(std::uint32_t status, std::uint32_t packet, Time at) {
+  ++stats_.damaged;
+  if (status & r::kRxCrcErr) return;
+  const bool lost = (fault_ & kFlitLost) != 0;
+  ++(lost ? stats_.undetected_lost : stats_.undetected);
+  if (undetected_.size() < kUndetectedKept) undetected_.push_back(Undetected{packet, at, stored_, lost, flips_});
 }
 
 void RecvDma::complete() {

@@ -136,7 +136,7 @@ void SendDma::start(std::uint32_t v) {
 void SendDma::begin_packet(Time ready) {
   cur_seq_ = started_count_++;
   pos_ = 0;
-  crc_ = 0;
+  crc_.start();
   corrupt_now_ = corrupt_armed_;
   corrupt_armed_ = false;
   started_ = ready;
@@ -222,7 +222,7 @@ void SendDma::transmit() {
     // Same lookahead as the test endpoint: a STOP not yet received cannot act before now + ld,
     // so flits departing before then are sent in this activation with their exact times.
     const Time horizon = now + tx_.channel()->timing().ld;
-    const std::uint32_t wire = cur_len_ + 1;  // + CRC
+    const std::uint32_t wire = cur_len_ + crc_bytes(crc_.kind);  // + the CRC trailer
     while (pos_ < wire) {
       const Time t = std::max(now, tx_.next_slot(now));
       if (t > now && t >= horizon) { xmit_ev_.at(t); return; }
@@ -244,8 +244,8 @@ void SendDma::transmit() {
       f.packet = current_packet();
       f.head = pos_ == 0;
       f.tail = pos_ + 1 == wire;
-      std::uint8_t b = pos_ < cur_len_ ? sram_.data()[cur_addr_ + pos_] : crc_;
-      if (pos_ < cur_len_ && pos_ >= cur_route_) crc_ = crc8_update(crc_, b);
+      std::uint8_t b = pos_ < cur_len_ ? sram_.data()[cur_addr_ + pos_] : crc_.trailer(pos_ - cur_len_);
+      if (pos_ < cur_len_ && pos_ >= cur_route_) crc_.add(b);
       if (corrupt_now_ && pos_ == corrupt_index_) b ^= corrupt_mask_;
       f.data = b;
       if (pos_ == 0) {
@@ -257,7 +257,7 @@ void SendDma::transmit() {
       ++stats_.bytes;
       if (f.tail) {
         feeding_ = false;
-        done_.push_back(Done{t, cur_addr_, cur_route_, cur_len_ + 1, first_, cur_queued_, false, cur_desc_, cur_ctrl_,
+        done_.push_back(Done{t, cur_addr_, cur_route_, wire, first_, cur_queued_, false, cur_desc_, cur_ctrl_,
                              cur_desc_status_, cur_queued_ ? cur_sent_rtc_ : 0});
         done_ev_.notify(delay_to(t));
       }

@@ -1,5 +1,6 @@
 // SendDma: streams a packet from SRAM into the outgoing link, one byte per character period,
-// obeying STOP/GO, and appends the CRC-8 over everything after the route bytes. Exposes
+// obeying STOP/GO, and appends the link CRC (link_crc.hpp: CRC-8, one byte, or CRC-32, four)
+// over everything after the route bytes. Exposes
 // 'sending' and 'blocked by STOP' status and raises kIrqLinkStop / kIrqLinkGo at the instant a
 // STOP or GO takes effect on the link (FBS firmware watches its packet being blocked), and
 // kIrqSendDone when the last byte has left.
@@ -18,6 +19,7 @@
 
 #include "hw/link/transmitter.hpp"
 #include "hw/nic/irq.hpp"
+#include "hw/nic/link_crc.hpp"
 #include "hw/nic/nic_regs.hpp"
 #include "hw/nic/register.hpp"
 #include "hw/nic/sram.hpp"
@@ -40,6 +42,9 @@ class SendDma : public sc_core::sc_module, public ControlReceiver {
   // The NIC's RTC (timed descriptors, STOP/GO timestamps, blocked ticks). Without one the RTC
   // reads 0.
   void set_clock(NicRegs* regs) { clock_ = regs; }
+  // The trailer appended to every packet (nic.link_crc; set before the run).
+  void set_crc(LinkCrc c) { crc_.kind = c; }
+  LinkCrc crc() const { return crc_.kind; }
   // The RTC was written (NicRegs::on_rtc_changed): a descriptor waiting for its start re-evaluates.
   void rtc_changed() { if (waiting_) xmit_ev_.now(); }
   // Observer of STOP/GO edges on the outgoing link: (stop, effective time), as they take effect.
@@ -63,7 +68,7 @@ class SendDma : public sc_core::sc_module, public ControlReceiver {
   // whether some of its flits have not left yet (once all have, they are downstream).
   std::uint64_t packets_started() const { return started_count_; }
   std::uint32_t current_packet() const { return nic_packet_id(node_, cur_seq_); }
-  bool flits_to_send() const { return feeding_ && !waiting_ && pos_ <= cur_len_; }
+  bool flits_to_send() const { return feeding_ && !waiting_ && pos_ < cur_len_ + crc_bytes(crc_.kind); }
   void declare_traces();
 
  private:
@@ -91,7 +96,7 @@ class SendDma : public sc_core::sc_module, public ControlReceiver {
   std::uint32_t cur_addr_ = 0, cur_len_ = 0, cur_route_ = 0, pos_ = 0;
   std::uint64_t cur_seq_ = 0;      // sequence number of the packet being fed (its id)
   std::uint64_t started_count_ = 0;  // packets started (ids handed out)
-  std::uint8_t crc_ = 0;
+  LinkCrcState crc_;
   Time first_ = 0;
   Time started_ = 0;  // when the current packet was started (ready to leave)
   bool was_stopped_ = false;

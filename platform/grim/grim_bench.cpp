@@ -65,6 +65,7 @@ class Bench {
     spec.hosts = 2;
     spec.switches = o.switches;
     spec.check = false;
+    apply_grim_defaults(pv);
     auto* net = new host::NicNetwork(pv, o.seed, image, spec);
     pv.check_all_used();
     return *net;
@@ -149,8 +150,10 @@ class Bench {
 };
 
 void Bench::report(GrimBenchResult& r) {
-  std::string t = fmt::format("GRIM between n0 and n1 through {} switch{} (mtu {} B, window {}, seed {})\n", o_.switches,
-                              o_.switches == 1 ? "" : "es", o_.grim.mtu, o_.grim.window, o_.seed);
+  const char* crc = nic::link_crc_name(net_.nic(0).send_dma().crc());
+  std::string t = fmt::format("GRIM between n0 and n1 through {} switch{} (mtu {} B, window {}, link CRC {}, seed {})\n", o_.switches,
+                              o_.switches == 1 ? "" : "es", o_.grim.mtu, o_.grim.window, crc, o_.seed);
+  r.report["link_crc"] = crc;
   t += fmt::format("{:>9} {:>13} {:>17} {:>16} {:>15} {:>15}\n", "size", "latency (us)", "ping-pong (MB/s)", "streaming (MB/s)",
                    "n0 instr/pkt", "n1 instr/pkt");
   nlohmann::json rows = nlohmann::json::array();

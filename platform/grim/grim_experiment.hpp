@@ -55,6 +55,8 @@ std::string bench_config_text(const std::string& config);
 std::uint32_t burst_pool();
 inline constexpr std::uint32_t kBurstSize = 4;
 inline constexpr int kBurstNodes = 16;
+// The burst under loss whose loss counts are reported: 1e-3 loses about 16 of its data packets.
+inline constexpr std::uint32_t kLossBurst = 16384;
 
 struct BenchResult {
   BenchPoint point;

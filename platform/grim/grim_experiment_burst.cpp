@@ -9,6 +9,7 @@
 
 #include "hw/base/error.hpp"
 #include "hw/base/sim_time.hpp"
+#include "platform/grim/grim_run.hpp"
 #include "platform/grim/grim_stats.hpp"
 #include "platform/grim/grim_workload.hpp"
 #include "platform/host/nic_network.hpp"
@@ -91,6 +92,7 @@ class Burst {
     spec.switches = 1;
     spec.ports = std::max(8, o.nodes);
     spec.check = false;
+    apply_grim_defaults(pv);
     auto* net = new host::NicNetwork(pv, o.seed, image, spec);  // lives until the process ends
     pv.check_all_used();
     return *net;
@@ -223,7 +225,7 @@ void Burst::report(GrimBurstResult& r) {
                  {"flow_control", o_.credits ? "host credits" : "optimistic (GRIM)"}, {"packet_loss", o_.packet_loss},
                  {"flit_drop", flit_drop_rate(o_.packet_loss, o_.size, 1)}, {"droppable_flits", droppable_flits(o_.size, 1)},
                  {"mtu", o_.grim.mtu}, {"pool", o_.grim.pool}, {"window", o_.grim.window}, {"send_buffers", o_.grim.send_buffers},
-                 {"seed", o_.seed}, {"core_clock_hz", clock}};
+                 {"seed", o_.seed}, {"core_clock_hz", clock}, {"link_crc", nic::link_crc_name(net_.nic(0).send_dma().crc())}};
   j["overhead_us"] = o_n ? o_sum / static_cast<double>(o_n) / 1e6 : -1.0;
   j["overhead_samples"] = o_n;
   j["inject_us"] = inject;

@@ -63,6 +63,13 @@ ExperimentPlan experiment_plan(const ExperimentOptions& o) {
         if (o.quick && loss > 0 && n != bursts.back()) continue;  // quick: one long burst per scheme under loss
         p.bursts.push_back({fmt::format("burst_{}_{}_loss{:g}", credits ? "credit" : "optimistic", n, loss), n, credits, loss, 1});
       }
+  // Loss counts that scale with the rate: one burst long enough that 1e-3 loses tens of data
+  // packets (kLossBurst x p expected), per scheme and rate. Not at 1e-2: such a burst stalls
+  // the firmware (docs/grim.md, "Left out, and known limits").
+  if (!o.quick)
+    for (double loss : {1e-4, 1e-3})
+      for (std::uint32_t credits : {0u, PaperValues::kCredits})
+        p.bursts.push_back({fmt::format("burst_{}_{}_loss{:g}", credits ? "credit" : "optimistic", kLossBurst, loss), kLossBurst, credits, loss, 1});
   // Many to one: every other node bursts into n0 at once; credits = pool / nodes, so that the
   // credit scheme never overruns n0's pool (the paper's 128 / 16 with its 128 buffers).
   const std::uint32_t many_credits = burst_pool() / kBurstNodes;

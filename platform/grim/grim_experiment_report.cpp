@@ -138,13 +138,14 @@ std::string fig3_markdown(const ExperimentResults& r) {
       auto lost = [](const nlohmann::json& j) {
         return j.contains("sender") ? d(j["sender"]["firmware"], "bad_dropped") + d(j["receiver"]["firmware"], "bad_dropped") : -1.0;
       };
-      rows += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {:.0f} / {:.0f} | {:.0f} / {:.0f} |\n", b.point.burst, num(d(o, "overhead_us")),
+      rows += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0f} / {:.0f} | {:.0f} / {:.0f} |\n", b.point.burst, num(d(o, "overhead_us")),
                           num(d(o, "gap_us")), num(d(o, "gap_steady_us")), num(d(h, "overhead_us")), num(d(h, "gap_us")), num(d(h, "gap_steady_us")),
-                          num(d(h, "credit_waits"), 0), lost(o), lost(h), rtx(o), rtx(h));
+                          num(d(h, "credit_waits"), 0), num(loss * b.point.burst, 1), lost(o), lost(h), rtx(o), rtx(h));
     }
     if (rows.empty()) continue;
     t += fmt::format("\n### packet loss {:g}\n\n| burst | optimistic o_s (µs) | optimistic gap (µs) | steady gap | credits o_s (µs) | credits gap (µs) "
-                     "| steady gap | credit waits | damaged drops opt / credit | retransmissions opt / credit |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n{}",
+                     "| steady gap | credit waits | data packets expected lost (p × burst) | damaged drops opt / credit | retransmissions opt / credit |\n"
+                     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n{}",
                      loss, rows);
   }
   t += many_to_one_md(r);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "hw/base/error.hpp"
+#include "hw/nic/nic_params.hpp"
 #include "platform/grim/grim_device_endpoint.hpp"
 #include "platform/grim/grim_stats.hpp"
 #include "platform/host/nic_network.hpp"
@@ -28,6 +29,7 @@ host::NicNetwork& make_network(ParamValues& pv, const fw::Image& image, const Gr
   spec.switches = o.switches;
   spec.ports = static_cast<int>(SwitchParams::kPorts.get(pv));
   spec.check = o.check;
+  apply_grim_defaults(pv);
   auto* net = new host::NicNetwork(pv, o.work.seed, image, spec);
   if (o.work.devices) dev = PciDeviceConfig::from_params(pv, "grimdev");
   pv.check_all_used();
@@ -60,9 +62,11 @@ class GrimRun {
       throw UserError(fmt::format("--host-credits {}: a {}-byte message (--sizes) is {} packets of the {}-byte mtu; give at least that many credits "
                                   "or smaller messages", o.work.host_credits, o.work.max_size, credits_.packets(o.work.max_size),
                                   o.grim.mtu ? o.grim.mtu : grim::kDefaultMtu));
+    crc_ = apply_grim_defaults(pv);
   }
 
   GrimRunResult run() {
+    if (o_.setup) o_.setup(net_);
     start_debug();
     pio_after_open_.assign(static_cast<std::size_t>(net_.hosts()), 0);
     for (int n = 0; n < net_.hosts(); ++n) {
@@ -75,6 +79,7 @@ class GrimRun {
       add_devices(n);
     }
     GrimRunResult r;
+    r.link_crc = crc_;
     r.error = simulate(o_.limit, true);
     r.finished = now_ps();
     if (r.error.empty() && !all_done()) r.error = fmt::format("the hosts did not finish within {}", format_time(o_.limit));
@@ -174,7 +179,9 @@ class GrimRun {
         r.am_unknown += scores_[slot].am_unknown;
       }
       r.nodes.push_back(std::move(nr));
+      probe_undetected(r, n);
     }
+    explain_corruption(r);
     if (!r.error.empty()) {
       r.exit_code = 3;
       for (int n = 0; n < net_.hosts(); ++n)
@@ -192,7 +199,35 @@ class GrimRun {
     }
   }
 
+  // The receive probe of node n's NIC: damaged packets its CRC passed.
+  void probe_undetected(GrimRunResult& r, int n) {
+    const nic::RecvDma& rx = net_.nic(n).recv_dma();
+    r.damaged += rx.stats().damaged;
+    r.undetected += rx.stats().undetected;
+    r.undetected_lost += rx.stats().undetected_lost;
+    for (const auto& u : rx.undetected()) r.undetected_list.push_back(fmt::format("n{}: {}", n, describe_undetected(u)));
+  }
+
+  // A corrupt delivery is the link CRC's miss when a damaged packet with every flit there passed
+  // the CRC at that node; otherwise the protocol failed.
+  void explain_corruption(GrimRunResult& r) {
+    for (int n = 0; n < net_.hosts(); ++n) {
+      NodeResult& nr = r.nodes[static_cast<std::size_t>(n)];
+      std::uint64_t corrupt = nr.score.corrupt;
+      for (const auto& d : nr.devices) corrupt += d.corrupt;
+      if (!corrupt) continue;
+      const auto& rx = net_.nic(n).recv_dma();
+      const std::string why = rx.stats().undetected
+          ? fmt::format("undetected by the link CRC ({}): {} damaged packet(s) with every flit passed it at n{}, e.g. {}", r.link_crc,
+                        rx.stats().undetected, n, describe_undetected(rx.undetected().front()))
+          : fmt::format("a protocol failure: no damaged packet passed n{}'s link CRC ({})", n, r.link_crc);
+      nr.score.fail(fmt::format("n{}: {} corrupt deliver{}: {}", n, corrupt, corrupt == 1 ? "y" : "ies", why));
+      nr.corruption_cause = rx.stats().undetected ? "link_crc" : "protocol";
+    }
+  }
+
   const GrimRunOptions& o_;
+  std::string crc_;  // nic.link_crc
   GrimConfig grim_;  // o_.grim with the host's channels and the endpoint count when there are devices
   PciDeviceConfig dev_cfg_;
   Plan plan_;
@@ -221,6 +256,19 @@ void start_fw_trace(host::NicNetwork& net, int node, int nodes, const std::strin
 GrimRunResult run_grim(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o) {
   check_config(o.grim);
   return GrimRun(pv, image, o).run();
+}
+
+std::string apply_grim_defaults(ParamValues& pv) {
+  if (!pv.has("nic.link_crc")) pv.set("nic.link_crc", "crc32", "GRIM default");
+  return pv.string("", "nic", "link_crc");
+}
+
+std::string describe_undetected(const nic::RecvDma::Undetected& u) {
+  std::string flips;
+  for (const auto& [off, bit] : u.flips)
+    flips += fmt::format("{}byte {} {}", flips.empty() ? "" : ", ", off, bit == 0xFF ? std::string("several bits") : fmt::format("bit {}", bit));
+  return fmt::format("packet {:#x} from n{} ({} bytes, at {}){}: flips at {}", u.packet, nic_packet_node(u.packet), u.length,
+                     format_time(u.at), u.lost ? ", flits lost" : "", flips.empty() ? "none" : flips);
 }
 
 }  // namespace sanvp::grim_host

@@ -6,12 +6,14 @@
 #pragma once
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "hw/base/params.hpp"
+#include "hw/nic/recv_dma.hpp"
 #include "platform/fw/image.hpp"
 #include "platform/grim/grim_workload.hpp"
 
@@ -31,6 +33,7 @@ struct GrimRunOptions {
   int fw_trace_node = -1;    // instruction trace of this node's firmware
   std::string fw_trace_file;
   bool fw_profile = false;
+  std::function<void(host::NicNetwork&)> setup;  // tests: called once the network is built, before the run
 };
 
 struct NodeResult {
@@ -41,6 +44,7 @@ struct NodeResult {
   Stats stats{};             // the firmware's counters after the drain (read from SRAM)
   std::uint64_t instructions = 0, packets_sent = 0, packets_received = 0;
   bool leaked = false;       // a pool or send buffer not back after the drain
+  std::string corruption_cause;  // corrupt deliveries here: "link_crc" (a damaged packet passed the CRC) or "protocol"
 };
 
 struct GrimRunResult {
@@ -50,6 +54,12 @@ struct GrimRunResult {
   std::uint64_t planned = 0, delivered = 0;
   std::uint64_t am_unknown = 0, bogus_planned = 0;  // active messages naming an unknown handler: counted, and planned as such
   std::uint64_t credit_waits = 0;  // host credits: messages that had to wait for a credit
+  std::string link_crc;      // nic.link_crc of the run
+  // Probe (global knowledge): damaged packets the NICs' CRC passed, with every flit there
+  // (undetected corruptions) or with flits lost (undetected losses; the firmware's length check
+  // catches those); the first few of them.
+  std::uint64_t damaged = 0, undetected = 0, undetected_lost = 0;
+  std::vector<std::string> undetected_list;
   Time finished = 0, end = 0;
   nlohmann::json report;
   std::string table;
@@ -57,6 +67,12 @@ struct GrimRunResult {
 };
 
 GrimRunResult run_grim(ParamValues& pv, const fw::Image& image, const GrimRunOptions& o);
+
+// GRIM's NICs check packets with CRC-32 (nic.link_crc) unless the parameters say otherwise:
+// CRC-8 lets damaged packets through (docs/grim.md, "Link CRC"). Returns the choice for reports.
+std::string apply_grim_defaults(ParamValues& pv);
+// One undetected damaged packet, for reports: id, source, length, time, flips.
+std::string describe_undetected(const nic::RecvDma::Undetected& u);
 
 // Starts the instruction trace of `node`'s firmware on `net` into `file` (stderr if empty;
 // `holder` keeps the file open); `nodes` is how many the caller has.

@@ -42,6 +42,7 @@ nlohmann::json run_report(const GrimRunResult& r, const GrimRunOptions& o) {
                      {"corrupt", s.corrupt}, {"unexpected", s.unexpected}, {"send_errors", s.send_errors}, {"errors", s.errors},
                      {"leaked", x.leaked}, {"firmware", fw}, {"instructions", x.instructions},
                      {"packets_sent", x.packets_sent}, {"packets_received", x.packets_received}});
+    if (!x.corruption_cause.empty()) nodes.back()["corruption_cause"] = x.corruption_cause;
     if (!x.devices.empty() || o.work.am) {
       nlohmann::json eps = nlohmann::json::array();
       for (const auto& d : x.devices) eps.push_back(score_json(d));
@@ -54,7 +55,10 @@ nlohmann::json run_report(const GrimRunResult& r, const GrimRunOptions& o) {
   nlohmann::json j{{"seed", o.work.seed},          {"nodes_count", o.work.nodes}, {"channels", o.work.channels},
                    {"messages_per_sender", o.work.messages}, {"planned", r.planned},   {"delivered", r.delivered},
                    {"finished_ps", r.finished},    {"end_ps", r.end},             {"exit_code", r.exit_code},
-                   {"host_credits", o.work.host_credits}, {"credit_waits", r.credit_waits}, {"nodes", nodes}};
+                   {"host_credits", o.work.host_credits}, {"credit_waits", r.credit_waits}, {"link_crc", r.link_crc},
+                   {"link_damage", {{"damaged_packets_received", r.damaged}, {"undetected_corruptions", r.undetected},
+                                    {"undetected_losses", r.undetected_lost}, {"undetected", r.undetected_list}}},
+                   {"nodes", nodes}};
   if (o.work.devices || o.work.am) {
     j["device_endpoints"] = o.work.devices;
     j["idle_hosts"] = o.work.idle_hosts;
@@ -78,6 +82,9 @@ std::string run_table(const GrimRunResult& r, const GrimRunOptions& o) {
   if (o.work.am) t += fmt::format("active messages: handlers registered with n0.e0; {} unknown ids counted ({} sent as such)\n", r.am_unknown, r.bogus_planned);
   t += fmt::format("delivered {} of {} messages; hosts done at {}, drained to {}\n", r.delivered, r.planned, format_time(r.finished),
                    format_time(r.end));
+  t += fmt::format("link CRC {}: {} damaged packets reached a NIC; undetected by the CRC: {} corruptions, {} with flits lost "
+                   "(the firmware's length check drops those)\n", r.link_crc, r.damaged, r.undetected, r.undetected_lost);
+  for (const auto& u : r.undetected_list) t += "  undetected: " + u + "\n";
   t += fmt::format("{:>4} {:>9} {:>9} {:>8} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>6} {:>5} {:>12}\n", "node", "data", "retrans",
                    "acks", "nacks", "tmouts", "bad", "gap", "dup", "nobuf", "pool", "leak", "instructions");
   for (std::size_t n = 0; n < r.nodes.size(); ++n) {

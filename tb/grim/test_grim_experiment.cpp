@@ -111,7 +111,7 @@ TEST_CASE("a quick grim experiment writes every table and plot and the schemes r
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK(text.find("| ") != std::string::npos);
   }
-  for (const char* f : {"bandwidth.png", "fig3.png", "fig3_loss.png"}) CHECK(is_png(out + "/" + f));
+  for (const char* f : {"latency.png", "bandwidth.png", "fig3.png", "fig3_loss.png"}) CHECK(is_png(out + "/" + f));
   const nlohmann::json res = load(out + "/results.json");
   CHECK(res["seed"] == 1);
   CHECK(res["failures"] == 0);
