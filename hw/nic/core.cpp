@@ -193,7 +193,17 @@ std::uint32_t LanaiCore::transport(tlm::tlm_command cmd, std::uint32_t ea, unsig
   return r;
 }
 
-void LanaiCore::before(const lanai::CpuState& s, const Insn&) {
+unsigned LanaiCore::debug_read(std::uint32_t addr, std::uint8_t* buf, unsigned n) {
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(addr);
+  p.set_data_ptr(buf);
+  p.set_data_length(n);
+  return socket->transport_dbg(p);
+}
+
+void LanaiCore::before(const lanai::CpuState& s, const Insn& d) {
+  if (debug_) debug_->before(*this, s, d);
   if (!trace_) return;
   std::copy(s.r.begin(), s.r.begin() + 33, trace_regs_.begin());
   trace_flags_ = s.f;
@@ -201,6 +211,7 @@ void LanaiCore::before(const lanai::CpuState& s, const Insn&) {
 }
 
 void LanaiCore::after(const lanai::CpuState& s, const Insn& d, std::uint64_t cycles) {
+  if (debug_) debug_->after(*this, s, d);
   const std::uint32_t pc = s.r[lanai::kPc];
   if (profile_) {
     const std::size_t i = (pc - prog_.code_lo) >> 2;

@@ -77,6 +77,24 @@ class LanaiCore : public sc_core::sc_module {
   void enable_profile();
   std::string profile_report() const;
 
+  // Debugger (platform/fw/debug*): called around every instruction through the observing
+  // loop, so a core without one runs the plain loop. A stop is the hook not returning: no
+  // SystemC process runs meanwhile, so the whole simulation is frozen at that instant.
+  struct DebugHook {
+    virtual ~DebugHook() = default;
+    virtual void before(LanaiCore& core, const lanai::CpuState& s, const lanai::Insn& d) = 0;
+    virtual void after(LanaiCore& core, const lanai::CpuState& s, const lanai::Insn& d) = 0;
+  };
+  void attach_debugger(DebugHook* hook) {
+    debug_ = hook;
+    observe_ = true;
+  }
+  // Reads memory as the core sees it, without time or side effects (transport_dbg); the number
+  // of bytes read (short at an unmapped address).
+  unsigned debug_read(std::uint32_t addr, std::uint8_t* buf, unsigned n);
+  Time debug_time() const { return core_time(); }
+  const Program& program() const { return prog_; }
+
   Time cycles_to_time(std::uint64_t cycles) const;
   const lanai::CpuState& state() const { return s_; }
   const Config& config() const { return cfg_; }
@@ -133,6 +151,7 @@ class LanaiCore : public sc_core::sc_module {
   Time trace_time_ = 0;
   bool profile_ = false;
   std::vector<std::uint64_t> prof_count_, prof_cycles_;
+  DebugHook* debug_ = nullptr;
 };
 
 // ---- inline hot paths ----

@@ -1,4 +1,4 @@
-// `sanvp fw run IMAGE` and `sanvp fw disasm IMAGE`.
+// `sanvp fw run|debug|disasm IMAGE`; `fw build` (fw_build.cpp) and `fw symbolize` (symbolize.cpp).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <fmt/format.h>
@@ -11,7 +11,10 @@
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
 #include "hw/base/sim_time.hpp"
+#include "platform/fw/debugger.hpp"
+#include "platform/fw/fw_build.hpp"
 #include "platform/fw/fw_platform.hpp"
+#include "platform/fw/symbolize.hpp"
 #include "platform/sim/probe_timeline.hpp"
 #include "platform/sim/report.hpp"
 
@@ -29,6 +32,8 @@ struct FwOptions {
   std::string timeout = "10s";
   bool stats = false;
   std::string disasm_image;
+  bool debug = false;
+  std::string commands;  // debugger script (empty: stdin)
 };
 
 FwOptions& opts() {
@@ -62,6 +67,18 @@ int firmware_exit_status(std::uint32_t code, Time when) {
   return kExitSimError;
 }
 
+// `fw debug`: the debugger reads the --commands script (echoing it) or stdin.
+std::unique_ptr<Debugger> attach_debugger(FwPlatform& plat, const Image& im, const std::string& commands,
+                                          std::unique_ptr<std::ifstream>& script) {
+  if (!commands.empty()) {
+    read_file_limited(commands, "--commands");  // a clear error for a missing file or a directory
+    script = std::make_unique<std::ifstream>(commands);
+  }
+  auto dbg = std::make_unique<Debugger>(im, script ? *script : std::cin, std::cout, script != nullptr);
+  plat.core->attach_debugger(dbg.get());
+  return dbg;
+}
+
 int run_fw() {
   auto& o = opts();
   Report rep;
@@ -78,6 +95,9 @@ int run_fw() {
   plat.sys->on_probe = [sink = probes.sink()](std::uint32_t tag, std::uint32_t value, Time when) {
     sink(nic::ProbeRecord{when, 0, 0, tag, value});
   };
+  std::unique_ptr<std::ifstream> script;
+  std::unique_ptr<Debugger> dbg;
+  if (o.debug) dbg = attach_debugger(plat, im, o.commands, script);
   std::unique_ptr<std::ofstream> trace_holder, prof_holder;
   if (o.trace || !o.trace_file.empty() || !o.trace_filter.empty())
     plat.core->enable_trace(open_out(trace_out, trace_holder), parse_pc_filter(o.trace_filter, im));
@@ -141,7 +161,7 @@ int disasm_fw() {
 
 const CommandRegistrar reg{"fw", [](CLI::App& app) -> CommandRun {
   auto& o = opts();
-  auto* fw = app.add_subcommand("fw", "LANai firmware: run an image on a bare core + SRAM + console, or disassemble it");
+  auto* fw = app.add_subcommand("fw", "LANai firmware: run an image on a bare core + SRAM + console, build, disassemble or symbolize it");
   fw->require_subcommand(1);
   auto* run = fw->add_subcommand("run", "run a firmware image; the exit code is the firmware's exit(code)");
   run->add_option("image", o.image, "firmware image (from add_lanai_firmware / sanvp-fwld)")->required();
@@ -154,11 +174,25 @@ const CommandRegistrar reg{"fw", [](CLI::App& app) -> CommandRun {
   run->add_option("--probes", o.probes, "write the firmware's probes (time, node, RTC, tag, value) to this file: CSV if it ends in .csv, else JSON");
   run->add_option("--timeout", o.timeout, "stop with an error after this much simulated time")->capture_default_str();
   run->add_flag("--stats", o.stats, "print instructions, cycles, simulated time and host MIPS to stderr");
+  auto* dbg = fw->add_subcommand("debug", "run a firmware image under the debugger (GDB-like commands from --commands FILE or stdin)");
+  dbg->add_option("image", o.image, "firmware image (build it with -g for file:line breakpoints and stepping)")->required();
+  dbg->add_option("--commands", o.commands, "read the debugger commands from this file (a scripted session)");
+  dbg->add_option("--set", o.sets, "override a parameter: key=value (e.g. nic.core.clock=100)");
+  dbg->add_option("--timeout", o.timeout, "stop with an error after this much simulated time")->capture_default_str();
+  dbg->add_flag("--stats", o.stats, "print instructions, cycles, simulated time and host MIPS to stderr");
   auto* dis = fw->add_subcommand("disasm", "disassemble the code of a firmware image");
   dis->add_option("image", o.disasm_image, "firmware image")->required();
-  return [run, dis]() -> int {
+  auto* sym = add_symbolize_command(fw);
+  auto* build = add_fw_build_command(fw);
+  return [run, dbg, dis, sym, build]() -> int {
+    if (build->parsed()) return run_fw_build();
     if (run->parsed()) return run_fw();
+    if (dbg->parsed()) {
+      opts().debug = true;
+      return run_fw();
+    }
     if (dis->parsed()) return disasm_fw();
+    if (sym->parsed()) return run_symbolize();
     return 0;
   };
 }};

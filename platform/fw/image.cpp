@@ -11,6 +11,9 @@ namespace sanvp::fw {
 namespace {
 
 constexpr char kMagic[8] = {'S', 'A', 'N', 'V', 'P', 'F', 'W', '1'};
+// An optional trailing block: images without debug information end before it, so they are
+// byte-identical to those of earlier versions, which ignore it.
+constexpr char kDebugMagic[8] = {'S', 'A', 'N', 'V', 'P', 'D', 'W', '1'};
 
 void put32(std::string& o, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) o.push_back(static_cast<char>(v >> (8 * i)));
@@ -32,6 +35,28 @@ struct Reader {
   }
 };
 
+// The DWARF block after the symbols (sizes are checked against the file before any copy).
+void read_debug(Reader& r, Image& im) {
+  r.need(8);
+  if (r.buf.compare(r.pos, 8, kDebugMagic, 8) != 0) throw UserError(fmt::format("{}: corrupt firmware image: unknown data after the symbols", r.path));
+  r.pos += 8;
+  const std::uint32_t n = r.u32();
+  if (n > 64) throw UserError(fmt::format("{}: corrupt firmware image: {} debug sections", r.path, n));
+  for (std::uint32_t i = 0; i < n; ++i) {
+    DebugSection d;
+    const std::uint32_t len = r.u32();
+    r.need(len);
+    d.name = r.buf.substr(r.pos, len);
+    r.pos += len;
+    const std::uint32_t size = r.u32();
+    r.need(size);
+    d.data.assign(r.buf.begin() + static_cast<std::ptrdiff_t>(r.pos), r.buf.begin() + static_cast<std::ptrdiff_t>(r.pos + size));
+    r.pos += size;
+    im.debug.push_back(std::move(d));
+  }
+  if (r.pos != r.buf.size()) throw UserError(fmt::format("{}: corrupt firmware image: data after the debug sections", r.path));
+}
+
 }  // namespace
 
 void Image::save(const std::string& path) const {
@@ -51,6 +76,16 @@ void Image::save(const std::string& path) const {
     put32(o, s.is_function ? 1 : 0);
     put32(o, static_cast<std::uint32_t>(s.name.size()));
     o += s.name;
+  }
+  if (!debug.empty()) {
+    o.append(kDebugMagic, 8);
+    put32(o, static_cast<std::uint32_t>(debug.size()));
+    for (const auto& d : debug) {
+      put32(o, static_cast<std::uint32_t>(d.name.size()));
+      o += d.name;
+      put32(o, static_cast<std::uint32_t>(d.data.size()));
+      o.append(reinterpret_cast<const char*>(d.data.data()), d.data.size());
+    }
   }
   write_file_checked(path, o, "firmware image");
 }
@@ -100,6 +135,7 @@ Image Image::load(const std::string& path) {
     r.pos += n;
     im.symbols.push_back(std::move(s));
   }
+  if (r.pos < buf.size()) read_debug(r, im);
   im.check_header(path);
   return im;
 }

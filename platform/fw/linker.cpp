@@ -235,6 +235,7 @@ class Linker {
                                   image_end_, opt_.stack_size, stack_top_, opt_.sram_size));
     LinkResult res;
     res.image = make_image(std::move(mem));
+    res.image.debug = link_debug();
     res.map = map_text(res.image);
     return res;
   }
@@ -413,6 +414,67 @@ class Linker {
     }
   }
 
+  // DWARF (-g): each .debug_* section of all objects is concatenated by name (every object's part
+  // at its alignment) and its R_LANAI_32 relocations are applied here, as ld.lld -r rejects them.
+  std::vector<DebugSection> link_debug() const {
+    std::vector<DebugSection> out;
+    std::map<std::string, std::size_t> index;
+    std::vector<std::map<std::uint32_t, std::uint32_t>> base(objs_.size());  // section -> offset in its output section
+    for (std::size_t i = 0; i < objs_.size(); ++i)
+      for (std::uint32_t k = 0; k < objs_[i].secs.size(); ++k) {
+        const Section& s = objs_[i].secs[k];
+        if ((s.flags & kShfAlloc) || s.type != kShtProgbits || s.name.rfind(".debug_", 0) != 0) continue;
+        const auto it = index.emplace(s.name, out.size()).first;
+        if (it->second == out.size()) out.push_back({s.name, {}});
+        auto& d = out[it->second].data;
+        d.resize(align_up(d.size(), s.align), 0);
+        if (d.size() + std::uint64_t{s.size} > 0xFFFFFFFFull) throw UserError(fmt::format("debug section {} exceeds 4 GiB", s.name));
+        base[i][k] = static_cast<std::uint32_t>(d.size());
+        d.insert(d.end(), objs_[i].buf.begin() + s.offset, objs_[i].buf.begin() + s.offset + s.size);
+      }
+    for (std::size_t i = 0; i < objs_.size(); ++i)
+      for (const auto& r : objs_[i].secs) {
+        if (r.type != kShtRela || !base[i].count(r.info)) continue;
+        const Section& t = objs_[i].secs[r.info];
+        relocate_debug(objs_[i], r, base[i], out[index.at(t.name)].data.data() + base[i].at(r.info), t);
+      }
+    return out;
+  }
+
+  // S of a relocation in a debug section: an address, or an offset into a debug section; none
+  // for a symbol of a discarded COMDAT copy or an unloaded section.
+  std::optional<std::uint32_t> debug_symbol(const Object& o, std::uint32_t si, const std::map<std::uint32_t, std::uint32_t>& base, std::uint32_t sec,
+                             std::uint32_t off) const {
+    const Sym& y = o.syms[si];
+    if (y.shndx != kShnUndef && y.shndx < o.secs.size()) {
+      if (auto b = base.find(y.shndx); b != base.end()) return b->second + y.value;
+      if (!o.secs[y.shndx].placed) return std::nullopt;
+    }
+    if (o.sym_addr[si] == 0xFFFFFFFFu && y.shndx == kShnUndef)
+      throw UserError(fmt::format("undefined symbol: {} (referenced from {})", y.name, o.where(sec, off)));
+    return o.sym_addr[si];
+  }
+
+  void relocate_debug(const Object& o, const Section& r, const std::map<std::uint32_t, std::uint32_t>& base, std::uint8_t* data,
+                      const Section& t) const {
+    if (r.entsize != 12 || r.size % 12) o.corrupt(fmt::format("relocation section {} entry size", r.name));
+    for (std::uint32_t e = 0; e < r.size; e += 12) {
+      const std::uint32_t off = o.u32(r.offset + e), info = o.u32(r.offset + e + 4);
+      const std::uint32_t addend = o.u32(r.offset + e + 8);
+      const unsigned type = info & 0xFF;
+      const std::uint32_t si = info >> 8;
+      if (type == 0) continue;
+      if (si >= o.syms.size()) o.corrupt(fmt::format("relocation at {} uses symbol {} of {}", o.where(r.info, off), si, o.syms.size()));
+      if (type != 4) throw UserError(fmt::format("{}: unsupported relocation {} in debug section {} at 0x{:x}", o.path, reloc_name(type), t.name, off));
+      if (std::uint64_t{off} + 4 > t.size) o.corrupt(fmt::format("relocation offset 0x{:x} outside section {}", off, t.name));
+      // A dead symbol gets lld's tombstone in place of S + A: 0, or 1 in .debug_ranges and
+      // .debug_loc (where 0,0 would end the list). Its line sequences then start below the code.
+      const auto S = debug_symbol(o, si, base, r.info, off);
+      const std::uint32_t V = S ? *S + addend : (t.name == ".debug_ranges" || t.name == ".debug_loc" ? 1 : 0);
+      for (int b = 0; b < 4; ++b) data[off + b] = static_cast<std::uint8_t>(V >> (24 - 8 * b));
+    }
+  }
+
   Image make_image(std::vector<std::uint8_t> mem) const {
     Image im;
     auto entry = globals_.find(opt_.entry);
@@ -478,6 +540,8 @@ class Linker {
     for (const auto& s : im.symbols) m += fmt::format("  0x{:08x} {:>8} {} {}\n", s.addr, s.size, s.is_function ? 'F' : 'O', s.name);
     m += "\nlinker symbols:\n";
     for (const auto& [n, v] : synth_) m += fmt::format("  0x{:08x} {}\n", v, n);
+    if (!im.debug.empty()) m += "\ndebug sections:\n";
+    for (const auto& d : im.debug) m += fmt::format("  {:<20} {:>8} bytes\n", d.name, d.data.size());
     return m;
   }
 

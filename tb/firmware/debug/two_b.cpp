@@ -1,0 +1,3 @@
+#include "two.h"
+
+__attribute__((noinline)) int from_b(int x) { return twice(x); }
