@@ -22,6 +22,8 @@ cd "$T"
 sh waves/fbs-figure1.sh "$SANVP"
 # A generated view whose VCD lies in another folder.
 /usr/bin/python3 scripts/make_gtkw.py waves/default.vcd views/generated.gtkw > /dev/null
+# A firmware view with pc as symbol+offset: its process filter runs this sanvp (fw symbolize).
+/usr/bin/python3 scripts/make_gtkw.py waves/msg.vcd views/symbols.gtkw --symbols builtin:msg --sanvp "$SANVP" > /dev/null
 
 tcl="$T/quit.tcl"
 printf 'puts "sanvp-displayed [llength [gtkwave::getDisplayedSignals]]"\ngtkwave::/File/Quit\n' > "$tcl"

@@ -2,6 +2,7 @@
 """Writes a GTKWave save file for a sanvp VCD: signals grouped by switch and port (nodes too).
 
 usage: make_gtkw.py VCD [OUT.gtkw] [--group TITLE=SIG,SIG,...]... [--marker TIME[=NAME]]...
+                    [--symbols [NODE=]IMAGE]... [--sanvp PATH]
                     [--window FROM:TO] [--note TEXT]...
 The save file names the VCD relative to its own folder, so `gtkwave waves/default.gtkw` opens
 the waves produced by the README's main command.
@@ -10,6 +11,12 @@ With --group, only the named signals are shown, in that order, one group per opt
 is its full path, e.g. n1.out.stop; one the VCD lacks is an error). --marker puts named markers
 A, B, ... at times in ps, --window the view (ps), --note a comment line at the top. Example:
 waves/fbs-figure1.gtkw (docs/fbs.md, "Figure 1 in the waves").
+
+--symbols [NODE=]IMAGE shows the NICs' pc as symbol+offset through `sanvp fw symbolize IMAGE`, a
+GTKWave process filter named by absolute path (docs/waves.md).
+
+Rows are aliased by their path below the group ("in occupancy", "out kind"); a node's rows are
+grouped by NIC engine (core, send DMA, receive DMA, host DMA).
 
 Enumerations show names through GTKWave translate filters (waves/filters/: flit kinds, send and
 receive DMA states), referenced relative to the save file. Without --group, signals that never
@@ -156,14 +163,20 @@ def default_groups(vars_):
     return out_nodes + out_ports if engines else out_ports + out_nodes
 
 
-def symbol_commands(specs, sanvp, out_dir):
-    """{node or "": process-filter command} from --symbols [NODE=]IMAGE options."""
+def symbol_commands(specs, sanvp):
+    """{node or "": process-filter command} from --symbols [NODE=]IMAGE options. GTKWave runs a
+    process filter relative to its own working folder, not the save file's, so the command names
+    the binary by its absolute path: a view with symbols belongs to the machine that made it."""
     if not specs:
         return {}
-    exe = sanvp or os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "sanvp"), out_dir)
+    exe = os.path.abspath(sanvp or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "sanvp"))
+    if not os.access(exe, os.X_OK):
+        sys.exit(f"make_gtkw.py: --symbols needs the sanvp binary: {exe} is not executable (give --sanvp PATH)")
     cmds = {}
     for spec in specs:
         node, _, image = spec.rpartition("=")
+        if " " in exe or " " in image:
+            sys.exit("make_gtkw.py: --symbols: GTKWave splits a filter command at spaces; the path must have none")
         cmds[node] = f"{exe} fw symbolize {image}"
     return cmds
 
@@ -216,7 +229,7 @@ def main():
                     help="[NODE=]IMAGE: show NODE's pc (every node's without NODE=) as symbol+offset "
                          "through `sanvp fw symbolize IMAGE` (a GTKWave process filter)")
     ap.add_argument("--sanvp", default=None, help="the sanvp binary the process filter runs "
-                    "(default: build/sanvp of this checkout, as a path relative to the save file)")
+                    "(default: build/sanvp of this checkout; written as an absolute path)")
     a = ap.parse_args()
     vcd = a.vcd
     out = a.out or os.path.splitext(vcd)[0] + ".gtkw"
@@ -258,7 +271,7 @@ def main():
     for note in a.note:
         lines += ["@200", f"-{note}"]
     out_dir = os.path.dirname(os.path.abspath(out))
-    symbols = symbol_commands(a.symbols, a.sanvp, out_dir)
+    symbols = symbol_commands(a.symbols, a.sanvp)
     hexes = HEX_SELECTED if a.group else HEX
     for g, subs in groups:
         lines += ["@800200", f"-{g}"]

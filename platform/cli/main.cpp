@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <sstream>
+#include <string_view>
 #include <systemc>
 
 #include "platform/cli/commands.hpp"
@@ -159,8 +161,18 @@ int sc_main(int argc, char* argv[]) {
     extra.emplace_back(subs.size() > before ? subs.back() : nullptr, std::move(r));
   }
 
+  // GTKWave starts a process filter (`^>1 /path/sanvp fw symbolize IMAGE` in a .gtkw) with
+  // everything after the program as one argument: split that one back into words.
+  std::vector<std::string> filter_words;
+  if (argc == 2 && std::string_view(argv[1]).rfind("fw symbolize ", 0) == 0) {
+    std::istringstream in(argv[1]);
+    for (std::string w; in >> w;) filter_words.push_back(w);
+    std::reverse(filter_words.begin(), filter_words.end());  // CLI11 takes a vector last word first
+  }
+
   try {
-    app.parse(argc, argv);
+    if (filter_words.empty()) app.parse(argc, argv);
+    else app.parse(filter_words);
     // Before any command runs, so every subcommand logs at the level asked for.
     log::set_level(log::parse_level(log_level));
     check_no_empty_values(&app);
