@@ -153,10 +153,12 @@ void Tracer::emit_instant(Time t, std::vector<Change>& batch) {
     fmt::print(file_, "$end\n");
     last_time_written_ = from_;
   }
+  // In signal order, so the file depends on what changed, not on the order in which SystemC ran
+  // the processes that changed it (a refactor or a new process keeps the VCD byte-identical).
+  // Stable: the changes of one signal stay in call order, and the last one is kept.
+  std::stable_sort(batch.begin(), batch.end(), [](const Change& a, const Change& b) { return a.h < b.h; });
   for (std::size_t i = 0; i < batch.size(); ++i) {
-    bool superseded = false;
-    for (std::size_t j = i + 1; j < batch.size(); ++j) if (batch[j].h == batch[i].h) { superseded = true; break; }
-    if (superseded) continue;
+    if (i + 1 < batch.size() && batch[i + 1].h == batch[i].h) continue;  // superseded
     auto& s = signals_[batch[i].h];
     if (s.value == batch[i].v) continue;
     s.value = batch[i].v;
