@@ -57,6 +57,11 @@ class Burst {
     }
     net_.host(0).spawn("grim burst receiver", [this] { receiver(); });
     for (int s = 1; s <= o_.senders; ++s) net_.host(s).spawn("grim burst sender", [this, s] { sender(s); });
+    // The other nodes run the firmware too, as in a cluster: a NIC whose receiver was never
+    // enabled back-pressures forever, so a worm misrouted to it (a lost route byte makes the
+    // type's first byte, 0x06, the route) would hold its switch path and stop the sender's link.
+    for (int n = o_.senders + 1; n < net_.hosts(); ++n)
+      net_.host(n).spawn("grim burst idle node", [this, n] { drv_[static_cast<std::size_t>(n)]->open(); });
     GrimBurstResult r;
     std::string err;
     while (err.empty() && !(recv_done_ && all_sent()) && now_ps() < o_.limit) {
