@@ -29,6 +29,11 @@ run msg "$sanvp" msg --sizes 4,4K,64K --iterations 2 --report msg.json --vcd msg
 run clint "$sanvp" clint --arch B4,Q1 --cycles 1e6 --json clint.json --vcd clint.vcd
 run btin "$sanvp" btin
 run routes "$sanvp" routes "$here/platform/scenarios/irregular-hotspot.yaml"
+# The protocol firmware on the fabric: small runs of each protocol command.
+run fbs "$sanvp" fbs run --set fbs.rounds=3 --report fbs.json --vcd fbs.vcd
+run tdma "$sanvp" tdma run "$here/platform/tdma/appendix-a.streams.yaml" tdma-a --cycles 5 --report tdma.json
+run tdma-dynamic "$sanvp" tdma run "$here/platform/tdma/dynamic.streams.yaml" tdma-a --cycles 20 --report tdma-dynamic.json
+run grim "$sanvp" grim --nodes 3 --set fault.drop=2e-5 --set fault.corrupt=2e-5 --report grim.json
 sha256sum $(ls | grep -v '\.err$' | sort) > sums.txt
 case "$mode" in
   record) mkdir -p "$dir"; cp sums.txt "$dir/sums.txt"; echo "golden: recorded $(wc -l < sums.txt) outputs in $dir" ;;
