@@ -10,16 +10,9 @@ set -eu
 SANVP=$(realpath "$1")
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 T=${2:-$(mktemp -d /tmp/sanvp-gtkw.XXXXXX)}
-rm -rf "$T" && mkdir -p "$T/waves" "$T/scripts" "$T/views"
-cp "$SRC"/waves/*.gtkw "$SRC/waves/fbs-figure1.sh" "$T/waves/"
-cp -r "$SRC/waves/filters" "$T/waves/"
-cp "$SRC/scripts/make_gtkw.py" "$T/scripts/"
-
-# The VCDs, by the commands README.md, docs/nic.md and waves/fbs-figure1.sh give.
+# The views and their VCDs, by the documented commands, in the scratch folder.
+sh "$SRC/scripts/waves_scratch.sh" "$SANVP" "$T"
 cd "$T"
-"$SANVP" run --vcd waves/default.vcd --trace-window 0:50us --report /dev/null > /dev/null
-"$SANVP" msg --sizes 4,4K --iterations 1 --vcd waves/msg.vcd --trace-window 0:2ms --report /dev/null > /dev/null
-sh waves/fbs-figure1.sh "$SANVP"
 # A generated view whose VCD lies in another folder.
 /usr/bin/python3 scripts/make_gtkw.py waves/default.vcd views/generated.gtkw > /dev/null
 # A firmware view with pc as symbol+offset: its process filter runs this sanvp (fw symbolize).

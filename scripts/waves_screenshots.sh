@@ -9,14 +9,8 @@ SANVP=$(realpath "${1:-$SRC/build/sanvp}")
 OUT=$(mkdir -p "${2:-$SRC/docs/waves}" && cd "${2:-$SRC/docs/waves}" && pwd)
 T=$(mktemp -d /tmp/sanvp-shots.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/waves" "$T/scripts"
-cp "$SRC"/waves/*.gtkw "$SRC/waves/fbs-figure1.sh" "$T/waves/"
-cp -r "$SRC/waves/filters" "$T/waves/"
-cp "$SRC/scripts/make_gtkw.py" "$T/scripts/"
+sh "$SRC/scripts/waves_scratch.sh" "$SANVP" "$T"
 cd "$T"
-"$SANVP" run --vcd waves/default.vcd --trace-window 0:50us --report /dev/null > /dev/null
-"$SANVP" msg --sizes 4,4K --iterations 1 --vcd waves/msg.vcd --trace-window 0:2ms --report /dev/null > /dev/null
-sh waves/fbs-figure1.sh "$SANVP" > /dev/null
 
 shot() {  # shot VIEW PNG: open waves/VIEW from the repository root (as the README says), grab
   tcl="$T/grab.tcl"
