@@ -8,19 +8,13 @@
 #include "hw/link/link.hpp"
 #include "platform/grim/grim_run.hpp"
 #include "platform/host/nic_network.hpp"
+#include "tb/grim/grim_test_util.hpp"
 
 using namespace sanvp;
 using namespace sanvp::grim_host;
+using sanvp::grim_test::run;
 
 namespace {
-
-GrimRunResult run(ParamValues& pv, const GrimRunOptions& o) {
-  const fw::Image im = fw::Image::load(GRIM_FW);
-  GrimRunResult r = run_grim(pv, im, o);
-  INFO(r.table);
-  REQUIRE(r.error.empty());
-  return r;
-}
 
 // Flit indices on n0.out of n0's first data packet (0 = the route byte, then the 32-byte header):
 // bit 7 of payload byte 20 and bit 0 of payload byte 35, 15 * 8 + 7 = 127 bits later in the CRC's

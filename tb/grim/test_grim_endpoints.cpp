@@ -14,20 +14,14 @@
 #include "platform/grim/grim_device_endpoint.hpp"
 #include "platform/grim/grim_run.hpp"
 #include "platform/host/nic_network.hpp"
+#include "tb/grim/grim_test_util.hpp"
 #include "tb/firmware/run_util.hpp"
 
 using namespace sanvp;
 using namespace sanvp::grim_host;
+using sanvp::grim_test::run;
 
 namespace {
-
-GrimRunResult run(ParamValues& pv, const GrimRunOptions& o) {
-  const fw::Image im = fw::Image::load(GRIM_FW);
-  GrimRunResult r = run_grim(pv, im, o);
-  INFO(r.table);
-  REQUIRE(r.error.empty());
-  return r;
-}
 
 GrimRunOptions options(int nodes, std::uint32_t devices, std::uint32_t messages, std::uint32_t max_size) {
   GrimRunOptions o;
