@@ -202,6 +202,27 @@ unsigned LanaiCore::debug_read(std::uint32_t addr, std::uint8_t* buf, unsigned n
   return socket->transport_dbg(p);
 }
 
+unsigned LanaiCore::debug_write(std::uint32_t addr, const std::uint8_t* buf, unsigned n) {
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_address(addr);
+  p.set_data_ptr(const_cast<std::uint8_t*>(buf));  // a write transfers from the buffer only
+  p.set_data_length(n);
+  return socket->transport_dbg(p);
+}
+
+bool LanaiCore::debug_mmio(bool write, std::uint32_t addr, std::uint32_t& v, std::string* error) {
+  const Time extra = extra_time_;  // the debugger's access costs the firmware nothing
+  try {
+    const std::uint32_t r = transport(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, 4, v);
+    if (!write) v = r;
+  } catch (const Fault& f) {
+    *error = f.detail;
+  }
+  extra_time_ = extra;
+  return error->empty();
+}
+
 void LanaiCore::before(const lanai::CpuState& s, const Insn& d) {
   if (debug_) debug_->before(*this, s, d);
   if (!trace_) return;
@@ -339,6 +360,7 @@ void LanaiCore::run_thread() {
     result_.outcome = Outcome::kFault;
     result_.end_time = core_time();
     result_.fault_report = fault_report(f);
+    if (debug_) debug_->fault(*this, result_.fault_report);
   }
   result_.instructions = s_.instret;
   result_.cycles = s_.cycles;

@@ -84,6 +84,8 @@ class LanaiCore : public sc_core::sc_module {
     virtual ~DebugHook() = default;
     virtual void before(LanaiCore& core, const lanai::CpuState& s, const lanai::Insn& d) = 0;
     virtual void after(LanaiCore& core, const lanai::CpuState& s, const lanai::Insn& d) = 0;
+    // The core faulted (`report` as Result::fault_report), before on_stop: a last stop.
+    virtual void fault(LanaiCore& core, const std::string& report) { (void)core, (void)report; }
   };
   void attach_debugger(DebugHook* hook) {
     debug_ = hook;
@@ -92,6 +94,13 @@ class LanaiCore : public sc_core::sc_module {
   // Reads memory as the core sees it, without time or side effects (transport_dbg); the number
   // of bytes read (short at an unmapped address).
   unsigned debug_read(std::uint32_t addr, std::uint8_t* buf, unsigned n);
+  unsigned debug_write(std::uint32_t addr, const std::uint8_t* buf, unsigned n);
+  // A NIC-register access by the debugger at a stop: the 32-bit access the firmware would make
+  // at this instant (register windows take no debug transport), with its side effects but no
+  // firmware time. False, with `error` set, when the target refuses it.
+  bool debug_mmio(bool write, std::uint32_t addr, std::uint32_t& v, std::string* error);
+  // The debugger's register writes (while the core is stopped in its hook).
+  lanai::CpuState& debug_state() { return s_; }
   Time debug_time() const { return core_time(); }
   const Program& program() const { return prog_; }
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <fmt/format.h>
+#include <fstream>
 #include <istream>
 #include <ostream>
 #include <sstream>
@@ -15,192 +15,67 @@
 
 namespace sanvp::fw {
 
-using lanai::kFp;
 using lanai::kPc;
-using lanai::kSp;
+using Mode = DebugEngine::Mode;
 
 namespace {
-
-constexpr std::uint32_t kPushFp = 0x9293FFFCu;  // st %fp, [--%sp]: the first word of every compiled function
-
-std::vector<lanai::Symbol> functions_of(const Image& im) {
-  std::vector<lanai::Symbol> f;
-  for (const auto& s : im.symbols)
-    if (s.is_function) f.push_back(s);
-  return f;
-}
 
 std::string trim(const std::string& s) {
   const auto a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
   return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
 }
 
-// The name a user types for a function: "mid" for "mid(int)", "fib" for "(anonymous namespace)::fib(unsigned int)".
-std::string short_name(const std::string& display) {
-  std::string n = display.substr(0, display.find('('));
-  const auto c = n.rfind("::");
-  return c == std::string::npos ? n : n.substr(c + 2);
+std::uint32_t parse_value(const std::string& text, const std::string& what) {
+  // Negative values are two's complement words, as in GDB.
+  const std::int64_t v = parse_int(trim(text), what, -0x80000000ll, 0xFFFFFFFFll);
+  return static_cast<std::uint32_t>(v);
 }
 
 }  // namespace
 
-Debugger::Debugger(const Image& im, std::istream& in, std::ostream& out, bool echo)
-    : syms_(im.symbols), funcs_(functions_of(im)), lines_(im, "firmware image"), in_(in), out_(out), echo_(echo) {}
+Debugger::Debugger(std::istream& in, std::ostream& out, bool echo, bool network)
+    : in_(in), out_(out), echo_(echo), network_(network), session_(*this) {}
 
-std::uint32_t Debugger::read32(std::uint32_t addr) const {
-  std::uint8_t b[4] = {0, 0, 0, 0};
-  if (core_->debug_read(addr, b, 4) != 4) throw UserError(fmt::format("cannot read memory at 0x{:08x}", addr));
-  return (std::uint32_t{b[0]} << 24) | (std::uint32_t{b[1]} << 16) | (std::uint32_t{b[2]} << 8) | b[3];
-}
+std::string Debugger::node_tag() const { return network_ && cur_ ? fmt::format("n{} ", cur_->node()) : std::string(); }
 
-std::uint32_t Debugger::function_start(std::uint32_t pc, std::uint32_t* end) const {
-  const lanai::Symbol* f = funcs_.find(pc);
-  if (!f) {
-    *end = pc + 4;
-    return pc;
-  }
-  *end = f->size ? f->addr + f->size : pc + 4;
-  return f->addr;
-}
+std::string Debugger::prompt() const { return network_ && cur_ ? fmt::format("(sanvp-dbg n{}) ", cur_->node()) : "(sanvp-dbg) "; }
 
-std::string Debugger::describe(std::uint32_t pc, std::uint32_t line_pc) const {
-  const std::string w = lines_.where(line_pc);
-  return fmt::format("0x{:08x} <{}>{}", pc, funcs_.describe(pc), w.empty() ? "" : " " + w);
-}
-
-// The frame's S (the caller's sp before it pushed the return address) less 4: where the return
-// address is. Inside the prologue fp still belongs to the caller.
-std::uint32_t Debugger::sp_at_entry(std::uint32_t pc, std::uint32_t sp, std::uint32_t fp) const {
-  std::uint32_t end = 0;
-  const std::uint32_t start = function_start(pc, &end);
-  const bool framed = read32(start) == kPushFp;
-  if (framed && pc == start) return sp;
-  if (framed && pc == start + 4) return sp + 4;
-  return fp - 4;
-}
-
-std::vector<Debugger::Frame> Debugger::frames() const {
-  std::vector<Frame> out;
-  const auto& r = s_->r;
-  std::uint32_t pc = r[kPc], sp_entry = sp_at_entry(pc, r[kSp], r[kFp]);
-  std::uint32_t end = 0;
-  const std::uint32_t start = function_start(pc, &end);
-  std::uint32_t caller_fp = (pc == start || pc == start + 4) ? r[kFp] : 0;
-  const auto& prog = core_->program();
-  for (int depth = 0; depth < 64; ++depth) {
-    out.push_back({pc, sp_entry + 4, sp_entry});
-    if (!caller_fp) caller_fp = read32(sp_entry - 4);
-    const std::uint32_t ra = read32(sp_entry);
-    // The chain ends outside the code or where a frame does not lie above this one (crt0's).
-    if (ra < prog.code_lo || ra >= prog.code_hi || caller_fp <= sp_entry + 4) break;
-    pc = ra;
-    sp_entry = caller_fp - 4;
-    caller_fp = 0;
-  }
-  return out;
-}
-
-void Debugger::backtrace() {
-  const auto fr = frames();
-  // A caller's line is the call's (its return address may start the next line).
-  for (std::size_t i = 0; i < fr.size(); ++i) out_ << fmt::format("#{:<2} {}\n", i, describe(fr[i].pc, i ? fr[i].pc - 4 : fr[i].pc));
-}
-
-void Debugger::before(nic::LanaiCore& core, const lanai::CpuState& s, const lanai::Insn&) {
-  if (mode_ == Mode::kDetached) return;
-  core_ = &core;
-  s_ = &s;
-  const std::uint32_t pc = s.r[kPc];
-  if (first_) {
-    first_ = false;
-    stop("at entry");
-  } else if (std::binary_search(bp_addrs_.begin(), bp_addrs_.end(), pc)) {
-    for (const auto& b : bps_)
-      if (b.addr == pc) {
-        stop(fmt::format("breakpoint {} ({})", b.id, b.what));
-        break;
-      }
-  } else if (mode_ == Mode::kStepInsn) {
-    stop("stepped one instruction");
-  } else if ((mode_ == Mode::kStep || mode_ == Mode::kNext || mode_ == Mode::kFinish) && should_stop_stepping(pc)) {
-    stop(mode_ == Mode::kFinish ? "returned from the function" : "stepped to a new line");
-  }
-}
-
-bool Debugger::should_stop_stepping(std::uint32_t pc) {
-  const std::uint32_t sp = s_->r[kSp];
-  if (mode_ == Mode::kFinish) return sp > finish_sp_ && (pc < finish_lo_ || pc >= finish_hi_);
-  if (step_to_) return pc == step_to_;
-  if (!lines_.is_stmt_start(pc)) return false;
-  if (mode_ == Mode::kNext && sp < start_sp_) return false;  // inside a call made by this line
-  const LineRow* r = lines_.find(pc);
-  if (r->line == start_line_ && r->file == start_file_ && pc > start_pc_ && sp == start_sp_) return false;
-  // Stepping into a function stops past its prologue, where its frame (and bt) is complete.
-  std::uint32_t end = 0;
-  if (function_start(pc, &end) == pc) {
-    const std::uint32_t body = lines_.after_prologue(pc, end);
-    if (body != pc) {
-      step_to_ = body;
-      return false;
-    }
-  }
-  return true;
-}
-
-void Debugger::after(nic::LanaiCore& core, const lanai::CpuState& s, const lanai::Insn& d) {
-  if (mode_ == Mode::kDetached || wps_.empty() || d.op != lanai::Op::kStore) return;
-  core_ = &core;
-  s_ = &s;
-  for (auto& w : wps_) {
-    std::vector<std::uint8_t> now(w.len);
-    core.debug_read(w.lo, now.data(), w.len);
-    if (now == w.old) continue;
-    std::string diff;
-    for (std::uint32_t i = 0; i < w.len; ++i)
-      if (now[i] != w.old[i]) diff += fmt::format(" [+{}] 0x{:02x} -> 0x{:02x}", i, w.old[i], now[i]);
-    w.old = now;
-    stop(fmt::format("watchpoint {} ({}) written by the store at {}:{}", w.id, w.what, describe(s.r[kPc]), diff));
+void Debugger::stopped(DebugEngine& e, const StopEvent& ev) {
+  cur_ = &e;
+  if (ev.reason == StopReason::kExited) {  // nothing left to inspect on this core: no prompt
+    out_ << fmt::format("{}{}, t={}, {} instructions\n", node_tag(), ev.text, format_time(ev.time), ev.instret);
     return;
   }
-}
-
-void Debugger::stop(const std::string& why) {
-  step_to_ = 0;
-  out_ << fmt::format("stopped: {}\n  at {}, t={}, {} instructions\n", why, describe(s_->r[kPc]), format_time(core_->debug_time()),
-                      s_->instret);
+  if (ev.reason == StopReason::kFault) out_ << fmt::format("{}stopped: firmware fault\n{}", node_tag(), ev.text);
+  else
+    out_ << fmt::format("{}stopped: {}\n  at {}, t={}, {} instructions\n", node_tag(), ev.text, e.describe(ev.pc), format_time(ev.time),
+                        ev.instret);
   std::string line;
   while (true) {
-    out_ << "(sanvp-dbg) " << std::flush;
+    out_ << prompt() << std::flush;
     if (!std::getline(in_, line)) {
       out_ << "(end of commands: detached, running to the end)\n";
-      mode_ = Mode::kDetached;
+      session_.detach_all();
       return;
     }
     if (echo_) out_ << line << "\n";
+    line = trim(line);
+    if (line.empty()) line = last_;  // GDB: an empty line repeats the last command
+    else if (line[0] != '#') history_.push_back(line);
+    if (!line.empty() && line[0] != '#') last_ = line;
     try {
-      if (command(trim(line))) return;
-    } catch (const UserError& e) {
-      out_ << "error: " << e.what() << "\n";
+      if (command(line)) return;
+    } catch (const UserError& err) {
+      out_ << "error: " << err.what() << "\n";
     }
   }
 }
 
-bool Debugger::resume(Mode m) {
-  if (lines_.empty() && (m == Mode::kStep || m == Mode::kNext)) {
+bool Debugger::resume(Mode m, std::uint32_t target) {
+  if (cur_->lines().empty() && (m == Mode::kStep || m == Mode::kNext))
     out_ << "(no line table: the image was built without -g; stepping one instruction)\n";
-    m = Mode::kStepInsn;
-  }
-  mode_ = m;
-  const std::uint32_t pc = s_->r[kPc];
-  start_pc_ = pc;
-  start_sp_ = s_->r[kSp];
-  const LineRow* r = lines_.find(pc);
-  start_line_ = r ? r->line : 0;
-  start_file_ = r ? r->file : 0;
-  if (m == Mode::kFinish) {
-    finish_sp_ = sp_at_entry(pc, s_->r[kSp], s_->r[kFp]);
-    finish_lo_ = function_start(pc, &finish_hi_);
-  }
+  if (cur_->has_ended()) throw UserError(fmt::format("n{} has stopped running (exited or faulted)", cur_->node()));
+  cur_->resume(m, target);
   return true;
 }
 
@@ -216,147 +91,214 @@ bool Debugger::command(const std::string& line) {
   if (cmd == "s" || cmd == "step") return resume(Mode::kStep);
   if (cmd == "n" || cmd == "next") return resume(Mode::kNext);
   if (cmd == "finish") return resume(Mode::kFinish);
+  if (cmd == "u" || cmd == "until" || cmd == "advance") return cmd_run_to(cmd, rest);
   if (cmd == "detach" || cmd == "quit" || cmd == "q") {
-    mode_ = Mode::kDetached;
+    session_.detach_all();
     return true;
   }
-  if (cmd == "b" || cmd == "break") cmd_break(rest);
-  else if (cmd == "watch") cmd_watch(rest);
-  else if (cmd == "delete" || cmd == "d") {
-    const auto id = static_cast<int>(parse_int(rest, "delete", 1, 1 << 30));
-    bps_.erase(std::remove_if(bps_.begin(), bps_.end(), [&](const Breakpoint& b) { return b.id == id; }), bps_.end());
-    wps_.erase(std::remove_if(wps_.begin(), wps_.end(), [&](const Watchpoint& w) { return w.id == id; }), wps_.end());
-    bp_addrs_.clear();
-    for (const auto& b : bps_) bp_addrs_.push_back(b.addr);
-    std::sort(bp_addrs_.begin(), bp_addrs_.end());
+  if (cmd == "b" || cmd == "break") cmd_break(rest, false);
+  else if (cmd == "tbreak") cmd_break(rest, true);
+  else if (cmd == "watch") cmd_watch(rest, WatchKind::kWrite);
+  else if (cmd == "rwatch") cmd_watch(rest, WatchKind::kRead);
+  else if (cmd == "awatch") cmd_watch(rest, WatchKind::kAccess);
+  else if (cmd == "delete" || cmd == "d") cmd_delete(rest);
+  else if (cmd == "set") cmd_set(rest);
+  else if (cmd == "node") cmd_node(rest);
+  else if (cmd == "history") {
+    for (std::size_t i = 0; i < history_.size(); ++i) out_ << fmt::format("{:>5}  {}\n", i + 1, history_[i]);
   } else if (cmd == "bt" || cmd == "backtrace" || cmd == "where") backtrace();
   else if (cmd.rfind("x", 0) == 0 && (cmd.size() == 1 || cmd[1] == '/')) cmd_x(cmd.substr(std::min<std::size_t>(cmd.size(), 2)), rest);
   else if (cmd == "p" || cmd == "print") cmd_print(rest);
   else if (cmd == "info" || cmd == "i") cmd_info(rest);
   else if (cmd == "disassemble" || cmd == "disas") cmd_disassemble();
   else if (cmd == "list" || cmd == "l") cmd_list();
-  else throw UserError(fmt::format("unknown command '{}' (break, watch, delete, continue, step, next, stepi, finish, bt, "
-                                   "info registers|breakpoints, x/N, print, disassemble, list, detach)", cmd));
+  else throw UserError(fmt::format("unknown command '{}' (break, tbreak, watch, rwatch, awatch, delete, continue, step, next, stepi, "
+                                   "finish, until, advance, bt, info registers|breakpoints|nic|nodes, x/N, print, set, node, "
+                                   "disassemble, list, history, detach)", cmd));
   return false;
 }
 
-const lanai::Symbol* Debugger::symbol_named(const std::string& name) const {
-  if (const auto* s = syms_.by_name(name)) return s;
-  for (const auto& s : syms_.all())
-    if (short_name(s.display) == name) return &s;
-  return nullptr;
-}
-
-std::uint32_t Debugger::eval(const std::string& e) const {
-  if (e.empty()) throw UserError("missing address or symbol");
-  if (e[0] == '$') {
-    const std::string r = e.substr(1);
-    if (r == "pc") return s_->r[kPc];
-    for (unsigned i = 0; i < 32; ++i)
-      if (r == lanai::reg_name(i) || r == fmt::format("r{}", i)) return s_->r[i];
-    throw UserError(fmt::format("unknown register '{}'", e));
+// until LOCATION / advance LOCATION: run until the location is reached or the current frame
+// returns. A bare `until` is `next` (GDB's loop form is not modelled).
+bool Debugger::cmd_run_to(const std::string& cmd, const std::string& arg) {
+  if (arg.empty()) {
+    if (cmd == "advance") throw UserError("advance needs a location");
+    return resume(Mode::kNext);
   }
-  if (std::isdigit(static_cast<unsigned char>(e[0]))) return static_cast<std::uint32_t>(parse_int(e, "address", 0, 0xFFFFFFFFll));
-  if (const auto* s = symbol_named(e)) return s->addr;
-  throw UserError(fmt::format("no symbol '{}' in the image", e));
+  std::string what;
+  const std::uint32_t addr = cur_->resolve_location(arg, &what);
+  out_ << fmt::format("running to {}\n", cur_->describe(addr));
+  return resume(Mode::kRunTo, addr);
 }
 
-void Debugger::cmd_break(const std::string& arg) {
-  std::uint32_t addr = 0;
-  std::string what = arg;
-  const auto colon = arg.rfind(':');
-  if (!arg.empty() && arg[0] == '*') {
-    addr = eval(arg.substr(1));
-  } else if (colon != std::string::npos && colon + 1 < arg.size() && std::isdigit(static_cast<unsigned char>(arg[colon + 1]))) {
-    if (lines_.empty()) throw UserError("the image has no line table: build it with -g");
-    std::uint32_t found = 0;
-    addr = lines_.address_of(arg.substr(0, colon), static_cast<std::uint32_t>(parse_int(arg.substr(colon + 1), "line", 1, 1 << 30)), &found);
-    if (!addr) throw UserError(fmt::format("no code at or after {}", arg));
-    what = fmt::format("{}:{}", arg.substr(0, colon), found);
-  } else if (const auto* s = symbol_named(arg); s && s->is_function) {
-    addr = lines_.after_prologue(s->addr, s->addr + std::max<std::uint32_t>(s->size, 4));
-    what = s->display;
-  } else {
-    addr = eval(arg.empty() ? "$pc" : arg);
-  }
-  bps_.push_back({next_id_++, addr, what});
-  bp_addrs_.insert(std::upper_bound(bp_addrs_.begin(), bp_addrs_.end(), addr), addr);
-  out_ << fmt::format("breakpoint {} at {}\n", bps_.back().id, describe(addr));
+void Debugger::cmd_break(const std::string& arg, bool temporary) {
+  const int id = cur_->add_breakpoint(arg, temporary);
+  for (const auto& b : cur_->breakpoints())
+    if (b.id == id) out_ << fmt::format("{}{}breakpoint {} at {}\n", node_tag(), temporary ? "temporary " : "", id, cur_->describe(b.addr));
 }
 
-void Debugger::cmd_watch(const std::string& arg) {
+// watch WHERE [LEN]: WHERE is a symbol (its size), an address expression or a NIC register name.
+void Debugger::cmd_watch(const std::string& arg, WatchKind kind) {
   std::istringstream ss(arg);
   std::string where, len_text;
   ss >> where >> len_text;
-  const lanai::Symbol* s = symbol_named(where);
-  const std::uint32_t lo = eval(where);
-  std::uint32_t len = s && !s->is_function && s->size ? s->size : 4;
-  if (!len_text.empty()) len = static_cast<std::uint32_t>(parse_int(len_text, "watch length", 1, 1 << 20));
-  Watchpoint w{next_id_++, lo, len, s ? s->display : where, std::vector<std::uint8_t>(len)};
-  if (core_->debug_read(lo, w.old.data(), len) != len) throw UserError(fmt::format("cannot watch 0x{:08x}+{}: not readable memory", lo, len));
-  wps_.push_back(std::move(w));
-  out_ << fmt::format("watchpoint {}: {} (0x{:08x}, {} bytes)\n", wps_.back().id, wps_.back().what, lo, len);
+  if (where.empty()) throw UserError("watch needs a symbol, an address or a NIC register");
+  const std::uint32_t len = len_text.empty() ? 0 : static_cast<std::uint32_t>(parse_int(len_text, "watch length", 1, 1 << 20));
+  const int id = cur_->add_watchpoint(where, len, kind);
+  const auto& w = cur_->watchpoints().back();
+  const char* kinds[] = {"", "read ", "", "access "};
+  out_ << fmt::format("{}{}watchpoint {}: {} (0x{:08x}, {} bytes)\n", node_tag(), kinds[static_cast<int>(kind)], id, w.what, w.lo, w.len);
+}
+
+void Debugger::cmd_delete(const std::string& arg) {
+  if (arg.empty()) {
+    cur_->remove_all();
+    return;
+  }
+  std::istringstream ss(arg);
+  std::string id;
+  while (ss >> id)
+    if (!cur_->remove(static_cast<int>(parse_int(id, "delete", 1, 1 << 30)))) throw UserError(fmt::format("no breakpoint or watchpoint {}", id));
+}
+
+// set $REG = V | set *ADDR = V | set {char|short|int}ADDR = V | set NIC_REGISTER = V
+void Debugger::cmd_set(const std::string& arg_in) {
+  std::string arg = arg_in.rfind("var ", 0) == 0 ? trim(arg_in.substr(4)) : arg_in;
+  const auto eq = arg.find('=');
+  if (eq == std::string::npos) throw UserError("set: expected 'set $reg = value', 'set *addr = value' or 'set {char|short|int}addr = value'");
+  std::string lhs = trim(arg.substr(0, eq));
+  const std::uint32_t v = parse_value(arg.substr(eq + 1), "set value");
+  if (!lhs.empty() && lhs[0] == '$') {
+    const std::string r = lhs.substr(1);
+    for (unsigned i = 0; i < 32; ++i)
+      if (r == lanai::reg_name(i) || r == fmt::format("r{}", i)) {
+        cur_->set_reg(i, v);
+        out_ << fmt::format("{} = 0x{:08x} ({})\n", lhs, v, static_cast<std::int32_t>(v));
+        return;
+      }
+    throw UserError(fmt::format("unknown register '{}'", lhs));
+  }
+  unsigned width = 4;
+  if (!lhs.empty() && lhs[0] == '{') {
+    const auto close = lhs.find('}');
+    if (close == std::string::npos) throw UserError(fmt::format("set: missing '}}' in '{}'", lhs));
+    const std::string type = lhs.substr(1, close - 1);
+    width = type == "char" || type == "u8" ? 1 : type == "short" || type == "u16" ? 2 : type == "int" || type == "u32" ? 4 : 0;
+    if (!width) throw UserError(fmt::format("set: unknown type '{}' (char, short, int)", type));
+    lhs = trim(lhs.substr(close + 1));
+  } else if (!lhs.empty() && lhs[0] == '*') {
+    lhs = trim(lhs.substr(1));
+  } else if (const auto* reg = DebugEngine::nic_register_named(lhs)) {
+    cur_->write_nic_register(*reg, v);
+    out_ << fmt::format("{} (0x{:08x}) <- 0x{:08x}\n", reg->name, reg->addr, v);
+    return;
+  } else {
+    throw UserError(fmt::format("set: '{}' is not a register, '*address' or a NIC register name", lhs));
+  }
+  const std::uint32_t addr = cur_->eval(lhs);
+  cur_->write_value(addr, v, width);
+  out_ << fmt::format("{{{} bytes at 0x{:08x}}} = 0x{:0{}x}\n", width, addr, v, 2 * width);
+}
+
+void Debugger::cmd_node(const std::string& arg) {
+  if (arg.empty()) {
+    out_ << fmt::format("inspecting n{}\n", cur_->node());
+    return;
+  }
+  const int n = static_cast<int>(parse_int(arg, "node", 0, 1 << 20));
+  DebugEngine* e = session_.engine(n);
+  if (!e) throw UserError(fmt::format("n{} is not debugged (--debug names the debugged nodes)", n));
+  cur_ = e;
+  out_ << fmt::format("inspecting n{}: {} at {}, t={}\n", n, e->is_stopped() ? "stopped" : e->has_ended() ? "ended" : "running",
+                      e->describe(e->pc()), format_time(e->time()));
+}
+
+void Debugger::backtrace() {
+  const auto fr = cur_->frames();
+  for (std::size_t i = 0; i < fr.size(); ++i) out_ << fmt::format("#{:<2} {}\n", i, cur_->describe(fr[i].pc, fr[i].line_pc));
 }
 
 void Debugger::cmd_x(const std::string& f, const std::string& arg) {
   const std::uint32_t n = f.empty() ? 1 : static_cast<std::uint32_t>(parse_int(f.substr(0, f.find_first_not_of("0123456789")), "x/N", 1, 4096));
-  const std::uint32_t a = eval(arg) & ~3u;
+  const std::uint32_t a = cur_->eval(arg) & ~3u;
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (i % 4 == 0) out_ << fmt::format("{}0x{:08x} <{}>:", i ? "\n" : "", a + 4 * i, syms_.describe(a + 4 * i));
-    out_ << fmt::format(" 0x{:08x}", read32(a + 4 * i));
+    if (i % 4 == 0) out_ << fmt::format("{}0x{:08x} <{}>:", i ? "\n" : "", a + 4 * i, cur_->symbols().describe(a + 4 * i));
+    out_ << fmt::format(" 0x{:08x}", cur_->read32(a + 4 * i));
   }
   out_ << "\n";
 }
 
 void Debugger::cmd_print(const std::string& arg) {
   if (!arg.empty() && arg[0] == '$') {
-    out_ << fmt::format("{} = 0x{:08x} ({})\n", arg, eval(arg), static_cast<std::int32_t>(eval(arg)));
+    const std::uint32_t v = cur_->eval(arg);
+    out_ << fmt::format("{} = 0x{:08x} ({})\n", arg, v, static_cast<std::int32_t>(v));
     return;
   }
-  const lanai::Symbol* s = symbol_named(arg);
+  if (const auto* reg = DebugEngine::nic_register_named(arg); reg && !cur_->symbol_named(arg)) {
+    const std::uint32_t v = cur_->read_nic_register(*reg);
+    out_ << fmt::format("{} (0x{:08x}) = 0x{:08x} ({})\n", reg->name, reg->addr, v, v);
+    return;
+  }
+  const lanai::Symbol* s = cur_->symbol_named(arg);
   if (!s) throw UserError(fmt::format("no symbol '{}' in the image", arg));
   if (s->is_function) {
-    out_ << fmt::format("{} = function at {}\n", s->display, describe(s->addr));
+    out_ << fmt::format("{} = function at {}\n", s->display, cur_->describe(s->addr));
     return;
   }
   std::string words;
   for (std::uint32_t i = 0; i < std::min<std::uint32_t>(std::max<std::uint32_t>(s->size, 4), 64); i += 4)
-    words += fmt::format(" 0x{:08x}", read32(s->addr + i));
+    words += fmt::format(" 0x{:08x}", cur_->read32(s->addr + i));
   out_ << fmt::format("{} @ 0x{:08x} ({} bytes) ={}\n", s->display, s->addr, s->size, words);
 }
 
+void Debugger::info_breakpoints() {
+  for (const auto& b : cur_->breakpoints())
+    out_ << fmt::format("{:<3} {}breakpoint {} ({}), hit {} time{}\n", b.id, b.temporary ? "temporary " : "", cur_->describe(b.addr), b.what,
+                        b.hits, b.hits == 1 ? "" : "s");
+  for (const auto& w : cur_->watchpoints())
+    out_ << fmt::format("{:<3} {} watchpoint 0x{:08x}+{} ({}), hit {} time{}\n", w.id, watch_kind_name(w.kind), w.lo, w.len, w.what, w.hits,
+                        w.hits == 1 ? "" : "s");
+  if (cur_->breakpoints().empty() && cur_->watchpoints().empty()) out_ << "no breakpoints or watchpoints\n";
+}
+
+// Registers whose read has no side effect, read as the firmware would at this instant.
+void Debugger::info_nic() {
+  for (const auto& r : DebugEngine::nic_registers()) {
+    if (!r.readable) continue;
+    out_ << fmt::format("{:<14} 0x{:08x} = 0x{:08x}\n", r.name, r.addr, cur_->read_nic_register(r));
+  }
+}
+
 void Debugger::cmd_info(const std::string& arg) {
-  if (arg.rfind("b", 0) == 0 || arg.rfind("w", 0) == 0) {
-    for (const auto& b : bps_) out_ << fmt::format("{:<3} breakpoint {} ({})\n", b.id, describe(b.addr), b.what);
-    for (const auto& w : wps_) out_ << fmt::format("{:<3} watchpoint 0x{:08x}+{} ({})\n", w.id, w.lo, w.len, w.what);
+  if (arg.rfind("b", 0) == 0 || arg.rfind("w", 0) == 0) return info_breakpoints();
+  if (arg.rfind("ni", 0) == 0) return info_nic();
+  if (arg.rfind("no", 0) == 0) {
+    for (const auto& e : session_.engines())
+      out_ << fmt::format("{} n{}: {} at {}, t={}, {} instructions\n", e.get() == cur_ ? "*" : " ", e->node(),
+                          e->is_stopped() ? "stopped" : e->has_ended() ? "ended" : "running", e->describe(e->pc()), format_time(e->time()),
+                          e->instret());
     return;
   }
-  if (arg.rfind("r", 0) != 0) throw UserError("info registers | info breakpoints");
-  for (unsigned r = 0; r < 32; ++r) {
-    out_ << fmt::format("{:<4}= 0x{:08x}{}", lanai::reg_name(r), s_->r[r], r % 4 == 3 ? "\n" : "    ");
-  }
-  const auto& f = s_->f;
+  if (arg.rfind("r", 0) != 0) throw UserError("info registers | info breakpoints | info nic | info nodes");
+  for (unsigned r = 0; r < 32; ++r) out_ << fmt::format("{:<4}= 0x{:08x}{}", lanai::reg_name(r), cur_->reg(r), r % 4 == 3 ? "\n" : "    ");
+  const auto& f = cur_->cpu().f;
   out_ << fmt::format("flags: N={} Z={} V={} C={}\n", int(f.n), int(f.z), int(f.v), int(f.c));
 }
 
 void Debugger::cmd_disassemble() {
-  const auto& prog = core_->program();
-  const std::uint32_t pc = s_->r[kPc];
-  const std::uint32_t lo = std::max(prog.code_lo, pc >= 24 ? pc - 24 : 0u), hi = std::min(prog.code_hi, pc + 28);
-  for (std::uint32_t a = lo; a < hi; a += 4) {
-    const std::uint32_t w = read32(a);
-    out_ << fmt::format("{} 0x{:08x} <{}>: {}\n", a == pc ? "=>" : "  ", a, funcs_.describe(a), lanai::disassemble_pretty(w, a));
-  }
+  const std::uint32_t pc = cur_->pc();
+  for (const auto& l : cur_->disassemble(pc >= 24 ? pc - 24 : 0u, pc + 28))
+    out_ << fmt::format("{} 0x{:08x} <{}>: {}\n", l.addr == pc ? "=>" : "  ", l.addr, l.symbol, l.text);
 }
 
 void Debugger::cmd_list() {
-  const LineRow* r = lines_.find(s_->r[kPc]);
-  if (!r) throw UserError("no line information at pc");
-  std::ifstream f(lines_.files()[r->file]);
-  if (!f) throw UserError(fmt::format("cannot open source '{}'", lines_.files()[r->file]));
+  DebugEngine::SourceLoc loc;
+  if (!cur_->source_of(cur_->pc(), &loc)) throw UserError("no line information at pc");
+  std::ifstream f(loc.file);
+  if (!f) throw UserError(fmt::format("cannot open source '{}'", loc.file));
   std::string text;
   for (std::uint32_t n = 1; std::getline(f, text); ++n)
-    if (n + 5 >= r->line && n <= r->line + 5) out_ << fmt::format("{}{:>5}  {}\n", n == r->line ? "=>" : "  ", n, text);
+    if (n + 5 >= loc.line && n <= loc.line + 5) out_ << fmt::format("{}{:>5}  {}\n", n == loc.line ? "=>" : "  ", n, text);
 }
 
 }  // namespace sanvp::fw

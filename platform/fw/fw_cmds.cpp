@@ -11,6 +11,7 @@
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
 #include "hw/base/sim_time.hpp"
+#include "platform/fw/dap_command.hpp"
 #include "platform/fw/debugger.hpp"
 #include "platform/fw/fw_build.hpp"
 #include "platform/fw/fw_platform.hpp"
@@ -74,8 +75,8 @@ std::unique_ptr<Debugger> attach_debugger(FwPlatform& plat, const Image& im, con
     read_file_limited(commands, "--commands");  // a clear error for a missing file or a directory
     script = std::make_unique<std::ifstream>(commands);
   }
-  auto dbg = std::make_unique<Debugger>(im, script ? *script : std::cin, std::cout, script != nullptr);
-  plat.core->attach_debugger(dbg.get());
+  auto dbg = std::make_unique<Debugger>(script ? *script : std::cin, std::cout, script != nullptr);
+  dbg->attach(*plat.core, im, 0);
   return dbg;
 }
 
@@ -180,6 +181,7 @@ const CommandRegistrar reg{"fw", [](CLI::App& app) -> CommandRun {
   dbg->add_option("--set", o.sets, "override a parameter: key=value (e.g. nic.core.clock=100)");
   dbg->add_option("--timeout", o.timeout, "stop with an error after this much simulated time")->capture_default_str();
   dbg->add_flag("--stats", o.stats, "print instructions, cycles, simulated time and host MIPS to stderr");
+  add_dap_options(dbg);
   auto* dis = fw->add_subcommand("disasm", "disassemble the code of a firmware image");
   dis->add_option("image", o.disasm_image, "firmware image")->required();
   auto* sym = add_symbolize_command(fw);
@@ -188,6 +190,7 @@ const CommandRegistrar reg{"fw", [](CLI::App& app) -> CommandRun {
     if (build->parsed()) return run_fw_build();
     if (run->parsed()) return run_fw();
     if (dbg->parsed()) {
+      if (dap_wanted()) return run_fw_dap(opts().image, opts().sets, opts().timeout);
       opts().debug = true;
       return run_fw();
     }
