@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """Writes a GTKWave save file for a sanvp VCD: signals grouped by switch and port (nodes too).
 
-usage: make_gtkw.py VCD [OUT.gtkw] [--group TITLE=SIG,SIG,...]... [--marker TIME[=NAME]]...
+usage: make_gtkw.py VCD|FST [OUT.gtkw] [--group TITLE=SIG,SIG,...]... [--marker TIME[=NAME]]...
                     [--symbols [NODE=]IMAGE]... [--sanvp PATH]
                     [--window FROM:TO] [--note TEXT]...
 The save file names the VCD relative to its own folder, so `gtkwave waves/default.gtkw` opens
-the waves produced by the README's main command.
+the waves produced by the README's main command. An FST (`--vcd FILE.fst`) is read through
+GTKWave's fst2vcd and the view names the FST.
 
 With --group, only the named signals are shown, in that order, one group per option (a signal
 is its full path, e.g. n1.out.stop; one the VCD lacks is an error). --marker puts named markers
@@ -23,9 +24,24 @@ receive DMA states), referenced relative to the save file. Without --group, sign
 change in the VCD are left out and named in a comment line at the top (--keep-flat keeps them).
 """
 import argparse
+import io
 import math
 import os
+import subprocess
 import sys
+
+
+def open_waves(path):
+    """The waves as VCD text: a .fst (sanvp --vcd FILE.fst) through GTKWave's fst2vcd."""
+    if not path.endswith(".fst"):
+        return open(path)
+    try:
+        dump = subprocess.run(["fst2vcd", path], capture_output=True, text=True)
+    except FileNotFoundError:
+        sys.exit(f"make_gtkw.py: reading {path} needs fst2vcd (Debian package gtkwave)")
+    if dump.returncode != 0:
+        sys.exit(f"make_gtkw.py: fst2vcd {path} failed: {dump.stderr.strip()}")
+    return io.StringIO(dump.stdout)
 
 
 def read_vars(path):
@@ -33,8 +49,8 @@ def read_vars(path):
     scopes, vars_, ids = [], [], {}
     changing, defs, dump = set(), True, False
     span = {"first": None, "head": None, "last": 0}
-    t_now = 0
-    with open(path) as f:
+    t_now, fst = 0, path.endswith(".fst")
+    with open_waves(path) as f:
         for line in f:
             t = line.split()
             if not t:
@@ -58,8 +74,15 @@ def read_vars(path):
                 dump = True
             elif t[0] == "$end":
                 dump = False
-            elif not dump and t[0][0] not in "#$":
+            elif t[0][0] not in "#$":
                 ident = t[1] if t[0][0] in "bBrR" else t[0][1:]
+                if t[0][0] in "bB":  # fst2vcd pads vectors to their width: b01 is b1
+                    t[0] = "b" + (t[0][1:].lstrip("0") or "0")
+                # An FST keeps one value per instant: a change at time 0 is folded into $dumpvars.
+                # sanvp's signals start at 0, so a value other than 0 there is such a change.
+                value = t[0][1:] if t[0][0] in "bB" else t[0][0]
+                if dump and not (fst and t_now == 0 and value.strip("0")):
+                    continue
                 sigs = ids.get(ident, [])
                 changing.update(sigs)
                 if sigs and span["first"] is None:

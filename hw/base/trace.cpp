@@ -1,13 +1,21 @@
 #include "trace.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <fmt/format.h>
 #include <map>
+#include <spawn.h>
 #include <stdexcept>
+#include <sys/wait.h>
 #include <system_error>
+#include <unistd.h>
 
 #include "error.hpp"
 #include "log.hpp"
+
+extern char** environ;  // for posix_spawnp: vcd2fst gets this process's environment
 
 namespace sanvp {
 
@@ -42,8 +50,87 @@ void Tracer::configure(const std::string& patterns, Time from, Time to) {
   to_ = to;
 }
 
+// FST (a name ending in .fst): the tracer writes a VCD beside the target and GTKWave's vcd2fst
+// converts it when the trace closes, so both formats hold the same signals and changes.
+namespace {
+
+bool is_fst(const std::string& path) {
+  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".fst") == 0;
+}
+
+// Beside the target, so the conversion never crosses file systems; per process, so two runs
+// writing one name never share a temporary.
+std::string fst_temp(const std::string& path, const char* suffix) {
+  return fmt::format("{}.tmp-{}{}", path, ::getpid(), suffix);
+}
+
+bool on_path(const std::string& tool) {
+  const char* env = std::getenv("PATH");
+  const std::string dirs = env ? env : "/usr/bin:/bin";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    std::size_t colon = dirs.find(':', start);
+    if (colon == std::string::npos) colon = dirs.size();
+    const std::string dir = colon > start ? dirs.substr(start, colon - start) : ".";
+    if (::access((dir + "/" + tool).c_str(), X_OK) == 0) return true;
+    start = colon + 1;
+  }
+  return false;
+}
+
+// Runs vcd2fst (no shell: any file name is safe; its stdout goes to stderr, keeping the
+// command's own output clean). Returns "" on success, else what went wrong.
+std::string run_vcd2fst(const std::string& vcd, const std::string& fst) {
+  std::string in = "--vcdname=" + vcd, out = "--fstname=" + fst;
+  char prog[] = "vcd2fst";
+  char* argv[] = {prog, in.data(), out.data(), nullptr};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, 2, 1);
+  pid_t pid = 0;
+  const int err = posix_spawnp(&pid, prog, &fa, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (err != 0) return fmt::format("cannot start vcd2fst: {}", std::strerror(err));
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return fmt::format("waiting for vcd2fst: {}", std::strerror(errno));
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
+  if (WIFEXITED(status)) return fmt::format("vcd2fst exited with status {}", WEXITSTATUS(status));
+  return fmt::format("vcd2fst was killed by signal {}", WTERMSIG(status));
+}
+
+// Converts the finished temporary VCD into `path` (whole or not at all: vcd2fst writes a
+// temporary that is renamed into place). On failure the VCD is kept, so a long run's waves are
+// not lost, and an IoError names both files.
+void convert_to_fst(const std::string& path) {
+  const std::string vcd = fst_temp(path, ".vcd"), fst = fst_temp(path, "");
+  std::string why = run_vcd2fst(vcd, fst);
+  if (why.empty() && std::rename(fst.c_str(), path.c_str()) != 0)
+    why = fmt::format("renaming into place: {}", std::strerror(errno));
+  if (why.empty()) {
+    ::unlink(vcd.c_str());
+    return;
+  }
+  ::unlink(fst.c_str());
+  const std::string kept = path + ".vcd";
+  if (std::rename(vcd.c_str(), kept.c_str()) != 0) {
+    ::unlink(vcd.c_str());
+    throw IoError(fmt::format("--vcd: converting the waves to FST '{}' failed: {}", path, why));
+  }
+  throw IoError(fmt::format("--vcd: converting the waves to FST '{}' failed: {}; the waves are kept as VCD in '{}'", path, why, kept));
+}
+
+}  // namespace
+
 bool Tracer::open(const std::string& path) {
-  out_.open(path, "--vcd");
+  if (is_fst(path)) {
+    check_output_path(path, "--vcd");  // the target's own errors, as for a VCD
+    // Before the run, not after it: a missing tool must not cost a simulation.
+    if (!on_path("vcd2fst"))
+      throw UserError(fmt::format("--vcd: writing FST '{}' needs vcd2fst, which is not on PATH: install the Debian package gtkwave", path));
+    out_.open(fst_temp(path, ".vcd"), "--vcd");
+  } else {
+    out_.open(path, "--vcd");
+  }
   path_ = path;
   file_ = out_.get();
   pattern_used_.assign(patterns_.size(), false);
@@ -217,6 +304,7 @@ void Tracer::close(Time end) {
   }
   file_ = nullptr;
   out_.commit();
+  if (is_fst(path_)) convert_to_fst(path_);
 }
 
 }  // namespace sanvp

@@ -12,6 +12,7 @@
 #include "hw/link/flit.hpp"
 #include "hw/link/link_faults.hpp"
 #include "hw/link/link_params.hpp"
+#include "hw/base/observer_list.hpp"
 #include "hw/base/params.hpp"
 #include "hw/base/trace.hpp"
 
@@ -57,15 +58,20 @@ class LinkChannel {
   // Receiver's flow controller emits STOP/GO at `t`; `fc_total` is both flow controllers' delay.
   void send_control(bool stop, Time t, Time fc_total) {
     ++controls_;
+    if (control_observer_) control_observer_(stop, t);
     stopgo_sig_.change(t, stop ? 1 : 0);
     tx_->control(stop, t + timing_.ld + fc_total);
   }
 
   void declare_traces();
-  // Test hook: sees every flit as it leaves the sender.
-  void set_observer(std::function<void(const Flit&, Time)> fn) { observer_ = std::move(fn); }
-  // Test hook: sees every flit the receiver gets (after faults), with its departure time.
-  void set_rx_observer(std::function<void(const Flit&, Time)> fn) { rx_observer_ = std::move(fn); }
+  // Observers (tests, timelines; each call adds one): every flit as it leaves the sender.
+  void add_observer(std::function<void(const Flit&, Time)> fn) { observer_.add(std::move(fn)); }
+  void set_observer(std::function<void(const Flit&, Time)> fn) { add_observer(std::move(fn)); }
+  // Every flit the receiver gets (after faults), with its departure time.
+  void add_rx_observer(std::function<void(const Flit&, Time)> fn) { rx_observer_.add(std::move(fn)); }
+  void set_rx_observer(std::function<void(const Flit&, Time)> fn) { add_rx_observer(std::move(fn)); }
+  // Every STOP (true) / GO (false) the receiver's flow controller emits, at its emission time.
+  void add_control_observer(std::function<void(bool, Time)> fn) { control_observer_.add(std::move(fn)); }
   std::uint64_t flits() const { return flits_; }
   std::uint64_t controls() const { return controls_; }
 
@@ -76,7 +82,8 @@ class LinkChannel {
   FlitReceiver* rx_ = nullptr;
   ControlReceiver* tx_ = nullptr;
   LinkTransmitter* transmitter_ = nullptr;
-  std::function<void(const Flit&, Time)> observer_, rx_observer_;
+  ObserverList<const Flit&, Time> observer_, rx_observer_;
+  ObserverList<bool, Time> control_observer_;
   std::unique_ptr<LinkFaults> faults_;
   std::uint64_t flits_ = 0, controls_ = 0;
   TraceSignal data_sig_, kind_sig_, stopgo_sig_, pkt_sig_;

@@ -18,6 +18,7 @@
 #include "hw/nic/sram.hpp"
 #include "hw/pci/pci_bus.hpp"
 #include "hw/nic/host_dma_params.hpp"
+#include "hw/base/observer_list.hpp"
 
 namespace sanvp::nic {
 
@@ -35,7 +36,9 @@ class HostDma : public sc_core::sc_module {
   RegisterWindow& registers() { return bank_; }
   bool reg_read(std::uint32_t off, std::uint32_t& value) { return bank_.reg_read(off, value); }
   bool reg_write(std::uint32_t off, std::uint32_t value) { return bank_.reg_write(off, value); }
-  void set_observer(Observer fn) { observer_ = std::move(fn); }
+  // Each call adds a subscriber (tests, timelines).
+  void add_observer(Observer fn) { observer_.add(std::move(fn)); }
+  void set_observer(Observer fn) { add_observer(std::move(fn)); }
   const Stats& stats() const { return stats_; }
   const std::string& last_error() const { return last_error_; }  // why the last failed descriptor failed
   nlohmann::json stats_json() const;  // what the NIC reports of this engine (Nic::stats_json)
@@ -54,7 +57,7 @@ class HostDma : public sc_core::sc_module {
   bool busy_ = false;
   sc_core::sc_event kick_;
   std::string last_error_;
-  Observer observer_;
+  ObserverList<std::uint32_t, std::uint32_t, std::uint64_t, std::uint32_t, bool, Time, Time> observer_;
   Stats stats_;
   TraceSignal state_sig_, len_sig_;
   RegisterBank<HostDma> bank_{*this, kRegisters};

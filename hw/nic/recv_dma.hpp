@@ -23,6 +23,7 @@
 #include "hw/nic/register.hpp"
 #include "hw/nic/sram.hpp"
 #include "hw/link/flow_controller.hpp"
+#include "hw/base/observer_list.hpp"
 #include "hw/base/wakeup.hpp"
 
 namespace sanvp::nic {
@@ -56,7 +57,9 @@ class RecvDma : public sc_core::sc_module, public FlitReceiver {
   bool reg_write(std::uint32_t off, std::uint32_t value) { return bank_.reg_write(off, value); }
   void receive(const Flit& f, Time arrival) override;
 
-  void set_observer(Observer fn) { observer_ = std::move(fn); }
+  // Each call adds a subscriber (tests, timelines, measurements).
+  void add_observer(Observer fn) { observer_.add(std::move(fn)); }
+  void set_observer(Observer fn) { add_observer(std::move(fn)); }
   // The trailer every packet ends with (nic.link_crc; set before the run).
   void set_crc(LinkCrc c) { crc_.kind = c; }
   LinkCrc crc() const { return crc_.kind; }
@@ -104,7 +107,7 @@ class RecvDma : public sc_core::sc_module, public FlitReceiver {
   std::deque<Done> done_;
   Wakeup drain_ev_;            // several causes (hw/base/wakeup.hpp)
   sc_core::sc_event done_ev_;  // re-armed from the time-ordered done_ queue
-  Observer observer_;
+  ObserverList<std::uint32_t, Time, Time, std::uint32_t, std::uint32_t> observer_;
   Stats stats_;
   PacketEnds ends_;
   TraceSignal state_sig_;

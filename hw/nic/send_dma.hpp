@@ -23,6 +23,7 @@
 #include "hw/nic/nic_regs.hpp"
 #include "hw/nic/register.hpp"
 #include "hw/nic/sram.hpp"
+#include "hw/base/observer_list.hpp"
 #include "hw/base/wakeup.hpp"
 
 namespace sanvp::nic {
@@ -48,7 +49,8 @@ class SendDma : public sc_core::sc_module, public ControlReceiver {
   // The RTC was written (NicRegs::on_rtc_changed): a descriptor waiting for its start re-evaluates.
   void rtc_changed() { if (waiting_) xmit_ev_.now(); }
   // Observer of STOP/GO edges on the outgoing link: (stop, effective time), as they take effect.
-  void set_edge_observer(std::function<void(bool, Time)> fn) { edge_observer_ = std::move(fn); }
+  void add_edge_observer(std::function<void(bool, Time)> fn) { edge_observer_.add(std::move(fn)); }
+  void set_edge_observer(std::function<void(bool, Time)> fn) { add_edge_observer(std::move(fn)); }
   ControlReceiver* output_control() { return this; }
   static const RegisterMap<SendDma> kRegisters;  // SEND_* (send_dma.cpp)
   RegisterWindow& registers() { return bank_; }
@@ -61,7 +63,9 @@ class SendDma : public sc_core::sc_module, public ControlReceiver {
   // Fault injection for tests: XOR `mask` into byte `index` (counted from the first route
   // byte) of the next packet started, after its CRC has been computed.
   void corrupt_next(std::uint32_t index, std::uint8_t mask) { corrupt_armed_ = true; corrupt_index_ = index; corrupt_mask_ = mask; }
-  void set_observer(Observer fn) { observer_ = std::move(fn); }
+  // Each call adds a subscriber (tests, timelines, measurements).
+  void add_observer(Observer fn) { observer_.add(std::move(fn)); }
+  void set_observer(Observer fn) { add_observer(std::move(fn)); }
   const Stats& stats() const { return stats_; }
   nlohmann::json stats_json() const;  // what the NIC reports of this engine (Nic::stats_json)
   // For the end-of-run accounting: packets started (the one being sent included), its id, and
@@ -124,14 +128,14 @@ class SendDma : public sc_core::sc_module, public ControlReceiver {
   std::uint32_t stop_hi_latch_ = 0, go_hi_latch_ = 0;
   std::uint32_t flags_ = 0;
   std::uint64_t blocked_ticks_ = 0;
-  std::function<void(bool, Time)> edge_observer_;
+  ObserverList<bool, Time> edge_observer_;
   bool corrupt_armed_ = false, corrupt_now_ = false;
   std::uint32_t corrupt_index_ = 0;
   std::uint8_t corrupt_mask_ = 0;
   std::deque<std::pair<Time, bool>> edges_;
   Wakeup xmit_ev_;                   // several causes (hw/base/wakeup.hpp)
   sc_core::sc_event edge_ev_, done_ev_;  // re-armed from their own time-ordered queues
-  Observer observer_;
+  ObserverList<std::uint32_t, std::uint32_t, Time, Time, std::uint32_t> observer_;
   Stats stats_;
   TraceSignal state_sig_;
   RegisterBank<SendDma> bank_{*this, kRegisters};

@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "platform/cli/commands.hpp"
+#include "platform/fw/debug_attach.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
 #include "hw/base/log.hpp"
@@ -16,6 +17,7 @@
 #include "hw/nic/register.hpp"
 #include "platform/sim/run.hpp"
 #include "platform/scenario/scenario.hpp"
+#include "platform/sim/timeline_cli.hpp"
 
 using namespace sanvp;
 
@@ -87,18 +89,21 @@ struct RunCommand {
   RunOptions opt;
   std::string scenario, window;
   std::vector<std::string> sets;
+  fw::NetworkDebugOptions debug;
 
   void declare(CLI::App& parent) {
     app = parent.add_subcommand("run", "run a scenario (the built-in default when none is given)");
     app->add_option("scenario", scenario, "scenario file (YAML)");
     app->add_option("--set", sets, "override a parameter or scenario value: key=value (see 'sanvp params')");
-    app->add_option("--vcd", opt.vcd, "write waves to this VCD file");
+    app->add_option("--vcd", opt.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
     app->add_option("--probes", opt.probes, "write the NICs' probe timeline (time, node, RTC, tag, value) to this file: CSV if it ends in .csv, else JSON");
     app->add_option("--report", opt.report, "report file")->capture_default_str();
     add_seed_option(app, opt.seed, "random seed")->capture_default_str();
     app->add_option("--trace", opt.trace, "comma-separated module patterns to trace, e.g. 'sw0.*,n1'");
     app->add_option("--trace-window", window, "trace only FROM:TO, e.g. 10us:50us");
+    add_timeline_options(app, opt.timeline, "run");
     add_fw_trace_options(app, opt.fw_trace_node, opt.fw_trace_file, opt.fw_trace_filter);
+    fw::add_network_debug_options(app, debug);
     app->add_flag("--check", opt.check, "check work conservation of every link while running (platform/sim/fabric_monitor.hpp); a violation stops the run (exit 3)");
   }
 
@@ -108,6 +113,8 @@ struct RunCommand {
     if (!opt.vcd.empty()) check_output_path(opt.vcd, "--vcd");
     if (!opt.probes.empty()) check_output_path(opt.probes, "--probes");
     if (!opt.fw_trace_file.empty()) check_output_path(opt.fw_trace_file, "--fw-trace-file");
+    if (!opt.timeline.file.empty()) check_output_path(opt.timeline.file, "--timeline");
+    opt.attach_tools = fw::network_debugger(debug);
     ParamValues pv;
     if (!scenario.empty()) {
       // Scenario file: its values, then --set overrides; command-line options beat its tracing

@@ -10,6 +10,7 @@
 #include "platform/clint/experiment.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
+#include "hw/base/trace.hpp"
 #include "platform/sim/report.hpp"
 
 namespace sanvp::clint {
@@ -94,6 +95,7 @@ int run(Options o) {
   fmt::print("simulated {} cycles x {} points in {:.2f} s wall: {:.3g} cycles per wall second per point\n", setup.cycles,
              points.size(), wall, wall > 0 ? static_cast<double>(setup.cycles) * static_cast<double>(points.size()) / wall : 0.0);
   rep.write_json(json, res, 1);
+  if (Tracer::global().active()) Tracer::global().close(setup.cycles * setup.cycle);  // after the results (experiment.cpp)
   return rep.exit_code();
 }
 
@@ -108,7 +110,7 @@ const sanvp::CommandRegistrar reg{"clint", [](CLI::App& app) -> sanvp::CommandRu
   sanvp::add_seed_option(c, opt->seed, "random seed")->capture_default_str();
   c->add_option("--set", opt->sets, "override a parameter: key=value (see 'sanvp params', scopes clint*)");
   c->add_option("--json", opt->json, "write all results as JSON");
-  c->add_option("--vcd", opt->vcd, "write waves of the scheduled bulk channel (slot, matching, grants)");
+  c->add_option("--vcd", opt->vcd, "write waves of the scheduled bulk channel (slot, matching, grants) to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
   return [opt] { return run(*opt); };
 }};
 

@@ -88,7 +88,8 @@ nlohmann::json run_experiment(ParamValues& pv, const ExperimentSetup& setup, con
   const auto wall0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::sc_time::from_value(end));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  if (!setup.vcd.empty()) tr.close(end);
+  // The waves are closed by the command once the results are written: a wave file that cannot
+  // be finished (disk full, vcd2fst failed) must not cost them.
 
   nlohmann::json out = nlohmann::json::array();
   for (const auto& in : inst) {

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
@@ -12,7 +13,10 @@
 #include "platform/grim/grim_bench.hpp"
 #include "platform/grim/grim_experiment_command.hpp"
 #include "platform/grim/grim_run.hpp"
+#include "platform/host/nic_network.hpp"
 #include "platform/sim/report.hpp"
+#include "platform/sim/timeline_cli.hpp"
+#include "platform/sim/timeline_nic.hpp"
 
 namespace sanvp::grim_host {
 namespace {
@@ -26,6 +30,7 @@ struct Opts {
   bool bench = false;
   std::string bench_sizes = "4,64,1K,4K,16K,64K,256K";
   int iterations = 8;  // one window of piggy-backed ACKs: their batch is in the average
+  TimelineOptions timeline;
 };
 
 Opts& opts() {
@@ -68,6 +73,24 @@ int run_bench(ParamValues& pv, const fw::Image& im, Report& rep, const Report::O
   return rep.exit_code();
 }
 
+// --timeline: the run's setup hook watches the network and every NIC before the run starts.
+std::unique_ptr<Timeline> start_timeline(Opts& o, Report& rep) {
+  if (o.timeline.file.empty()) return nullptr;
+  if (o.bench) throw UserError("--timeline: not with --bench (use sanvp msg --timeline for a ping-pong timeline)");
+  rep.output(o.timeline.file, "--timeline");
+  TimeWindow w;
+  if (!o.timeline.window.empty()) w = parse_time_window(o.timeline.window, "--timeline-window");
+  auto tl = std::make_unique<Timeline>(w.from, w.to);
+  o.run.setup = [t = tl.get(), fw = o.timeline.firmware](host::NicNetwork& net) {
+    t->observe_network(net.fabric());
+    for (int h = 0; h < net.hosts(); ++h) {
+      observe_nic(*t, h, net.nic(h));
+      if (fw) observe_firmware(*t, h, net.nic(h).core());
+    }
+  };
+  return tl;
+}
+
 int run() {
   Opts& o = opts();
   ParamValues pv;
@@ -82,10 +105,12 @@ int run() {
   Report rep;
   const auto report = rep.output(o.report, "--report");
   const fw::Image im = fw::Image::load(o.image);
+  const std::unique_ptr<Timeline> tl = start_timeline(o, rep);
   if (o.bench) return run_bench(pv, im, rep, report);
   const GrimRunResult r = run_grim(pv, im, o.run);
   std::cout << r.table;
   rep.write_json(report, r.report, 2);
+  if (tl) rep.write({o.timeline.file, "--timeline"}, tl->text(tl->other_data("grim", "", o.run.work.seed)));
   if (r.exit_code) rep.fail(r.exit_code);
   return rep.exit_code();
 }
@@ -136,6 +161,7 @@ const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
   c->add_option("--fw-trace", o.run.fw_trace_node, "instruction trace of node N's firmware (with --bench: node 0 or 1)");
   c->add_option("--fw-trace-file", o.run.fw_trace_file, "write the instruction trace here (default stderr)");
   c->add_flag("--fw-profile", o.run.fw_profile, "print a flat per-function firmware profile of each NIC");
+  add_timeline_options(c, o.timeline, "grim");
   return [c, exp = experiment_subcommand(*c)]() { return exp.app->parsed() ? exp.run() : c->parsed() ? run() : -1; };
 }};
 

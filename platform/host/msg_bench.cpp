@@ -221,6 +221,7 @@ void MsgBench::start_firmware_debug() {
 
 void MsgBench::start_applications() {
   for (int h = 0; h < 2; ++h) drv_[h] = std::make_unique<MsgDriver>(net_.host(h), opt_.mtu);
+  if (!opt_.timeline.empty()) tl_.record(net_.fabric(), opt_.timeline_from, opt_.timeline_to, opt_.timeline_fw, opt_.seed);
   for (int h = 0; h < 2; ++h) tl_.observe(h, *drv_[h], net_.nic(h));
   net_.host(0).spawn("app", [this] { ping_side(); });
   net_.host(1).spawn("app", [this] { pong_side(); });
@@ -470,7 +471,8 @@ MsgBenchResult MsgBench::run() {
   start_applications();
   const std::string fault = simulate();
   const Time end = now_ps();
-  if (Tracer::global().active()) Tracer::global().close(end);
+  std::string waves_error;  // a wave file that cannot be finished (disk full, vcd2fst failed) must not cost the report
+  try { if (Tracer::global().active()) Tracer::global().close(end); } catch (const IoError& e) { waves_error = e.what(); }
 
   MsgBenchResult res;
   nlohmann::json& rep = res.report;
@@ -481,6 +483,7 @@ MsgBenchResult MsgBench::run() {
   rep["parameters"] = pv_.effective();
   if (!fault.empty() || !(done_[0] && done_[1])) {
     report_hang(res, fault);
+    if (!waves_error.empty()) res.table += "error: " + waves_error + "\n";
     return res;
   }
   const Curves c = curves();
@@ -497,6 +500,11 @@ MsgBenchResult MsgBench::run() {
   out += grim_comparison(c, rep);
   out += nic_report(res);
   if (!opt_.timeline.empty()) tl_.write_json(opt_.timeline);
+  if (!waves_error.empty()) {
+    res.exit_code = 3;
+    rep["error"] = waves_error;
+    out += "error: " + waves_error + "\n";
+  }
   res.table = out;
   return res;
 }

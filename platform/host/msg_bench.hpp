@@ -21,6 +21,8 @@ struct MsgBenchOptions {
   std::string vcd, trace;               // waves (empty: none)
   Time trace_from = 0, trace_to = kNever;
   std::string timeline;                 // per-message timeline JSON (empty: none)
+  Time timeline_from = 0, timeline_to = kNever;  // what it records (platform/sim/timeline.hpp)
+  bool timeline_fw = false;             // with a span per firmware function
   std::uint64_t seed = 1;
   int fw_trace_node = -1;               // instruction trace of this node's firmware (-1: none)
   std::string fw_trace_file;            // where to (empty: stderr)

@@ -11,6 +11,7 @@
 #include "platform/fw/builtin_firmware.hpp"
 #include "platform/host/msg_bench.hpp"
 #include "platform/sim/report.hpp"
+#include "platform/sim/timeline_cli.hpp"
 
 namespace sanvp::host {
 namespace {
@@ -24,7 +25,8 @@ struct Opts {
   bool iterations_given = false;
   std::string only;
   std::vector<std::string> sets;
-  std::string report = "msg_report.json", vcd, trace, window, timeline;
+  std::string report = "msg_report.json", vcd, trace, window;
+  TimelineOptions timeline;
   std::uint64_t seed = 1;
   int fw_trace_node = -1;
   std::string fw_trace_file;
@@ -63,16 +65,22 @@ int run() {
   m.seed = o.seed;
   m.vcd = o.vcd;
   m.trace = o.trace;
-  m.timeline = o.timeline;
+  m.timeline = o.timeline.file;
   m.fw_trace_node = o.fw_trace_node;
   m.fw_trace_file = o.fw_trace_file;
   m.fw_profile = o.fw_profile;
   if (o.switches < 1 || o.switches > 64) throw UserError(fmt::format("--switches: {} is outside 1..64", o.switches));
   if (!o.window.empty()) {
     const TimeWindow w = parse_time_window(o.window, "--trace-window");
-    m.trace_from = w.from;
-    m.trace_to = w.to;
+    m.trace_from = m.timeline_from = w.from;
+    m.trace_to = m.timeline_to = w.to;
   }
+  if (!o.timeline.window.empty()) {
+    const TimeWindow w = parse_time_window(o.timeline.window, "--timeline-window");
+    m.timeline_from = w.from;
+    m.timeline_to = w.to;
+  }
+  m.timeline_fw = o.timeline.firmware;
   // 0 would silently mean "the default by size".
   if (o.iterations_given && o.iterations < 1) throw UserError(fmt::format("--iterations: {} must be at least 1", o.iterations));
   if (o.only == "pingpong") m.bandwidth = false;
@@ -89,7 +97,7 @@ int run() {
   }
   Report rep;
   const auto report = rep.output(o.report, "--report");
-  for (const auto& [path, what] : {std::pair{o.vcd, "--vcd"}, {o.timeline, "--timeline"}, {o.fw_trace_file, "--fw-trace-file"}})
+  for (const auto& [path, what] : {std::pair{o.vcd, "--vcd"}, {o.timeline.file, "--timeline"}, {o.fw_trace_file, "--fw-trace-file"}})
     rep.output(path, what);  // written by the bench as it runs; checked before it starts
   const fw::Image im = fw::Image::load(o.image);
   MsgBenchResult r = run_msg_bench(pv, im, m);
@@ -111,10 +119,10 @@ const CommandRegistrar reg{"msg", [](CLI::App& app) -> CommandRun {
   c->add_option("--image", o.image, "firmware image (default: the built messaging firmware)");
   c->add_option("--set", o.sets, "parameter override key=value (repeatable; see sanvp params)");
   c->add_option("--report", o.report, "report file (default msg_report.json)");
-  c->add_option("--vcd", o.vcd, "write waves (VCD)");
+  c->add_option("--vcd", o.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
   c->add_option("--trace", o.trace, "modules to trace, e.g. 'n0*,sw0*'");
   c->add_option("--trace-window", o.window, "time window FROM:TO of the waves");
-  c->add_option("--timeline", o.timeline, "write the per-message timeline (JSON events)");
+  add_timeline_options(c, o.timeline, "msg");
   add_seed_option(c, o.seed, "random seed (default 1)");
   c->add_option("--fw-trace", o.fw_trace_node, "instruction trace of node N's firmware (time, pc, symbol, disassembly, register writes)");
   c->add_option("--fw-trace-file", o.fw_trace_file, "write the instruction trace here (default stderr)");

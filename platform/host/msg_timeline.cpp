@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
 #include <iterator>
+#include <map>
 
 #include "firmware/msg/msg_proto.h"
 #include "hw/nic/irq.hpp"
 #include "hw/nic/memory_map.hpp"
 #include "hw/base/error.hpp"
+#include "platform/sim/report.hpp"
+#include "platform/sim/timeline_nic.hpp"
 
 namespace sanvp::host {
 
@@ -40,7 +42,19 @@ Time MsgTimeline::find(int node, const std::string& what, std::uint32_t tag) con
   return kNever;
 }
 
+void MsgTimeline::record(Network& net, Time from, Time to, bool firmware, std::uint64_t seed) {
+  rec_ = std::make_unique<Timeline>(from, to);
+  rec_->observe_network(net);
+  firmware_ = firmware;
+  seed_ = seed;
+}
+
 void MsgTimeline::observe(int h, MsgDriver& driver, nic::Nic& n) {
+  if (rec_) {
+    observe_nic(*rec_, h, n);
+    if (firmware_) observe_firmware(*rec_, h, n.core());
+    rec_->name_thread(rec_->node_pid(h), Timeline::node_tid(NodeTrack::Host), "host");
+  }
   driver.set_observer([this, h](const char* what, std::uint32_t, std::uint32_t tag, Time t) { add(t, h, what, tag, 0); });
   n.host_dma().set_observer([this, &n, h](std::uint32_t, std::uint32_t local, std::uint64_t, std::uint32_t len, bool to_sram, Time s,
                                           Time e) {
@@ -69,13 +83,28 @@ void MsgTimeline::observe(int h, MsgDriver& driver, nic::Nic& n) {
   });
 }
 
-void MsgTimeline::write_json(const std::string& file) {
+// The driver's calls as instants on the host track, and a span per message from the sender's
+// post to the receiver's notice of its completion (tags are unique per message).
+void MsgTimeline::add_messages() {
   std::stable_sort(ev_.begin(), ev_.end(), [](const Event& a, const Event& b) { return a.t < b.t; });
-  nlohmann::json j = nlohmann::json::array();
-  for (const auto& e : ev_) j.push_back({{"t_ps", e.t}, {"node", e.node}, {"event", e.what}, {"tag", e.tag}, {"bytes", e.bytes}});
-  std::ofstream f(file);
-  if (!f) throw UserError(fmt::format("--timeline: cannot create '{}'", file));
-  f << j.dump(1) << "\n";
+  const int host = Timeline::node_tid(NodeTrack::Host);
+  std::map<std::uint32_t, const Event*> recv;  // tag -> where and when its receiver noticed it
+  for (const auto& e : ev_)
+    if (e.what == "host_recv") recv.emplace(e.tag, &e);
+  for (const auto& e : ev_) {
+    if (e.what.rfind("host_", 0) == 0 || e.what == "doorbell")
+      rec_->instant(rec_->node_pid(e.node), host, e.t, e.what, "host", {{"tag", fmt::format("0x{:x}", e.tag)}});
+    const auto r = recv.find(e.tag);
+    if (e.what != "host_post" || r == recv.end() || r->second->node == e.node || r->second->t < e.t) continue;
+    rec_->async(rec_->node_pid(e.node), host, e.t, r->second->t, fmt::format("msg 0x{:x}", e.tag), "message",
+                {{"tag", fmt::format("0x{:x}", e.tag)}, {"from", fmt::format("n{}", e.node)}, {"to", fmt::format("n{}", r->second->node)}});
+  }
+}
+
+void MsgTimeline::write_json(const std::string& file) {
+  if (!rec_) throw std::logic_error("MsgTimeline::write_json without record()");
+  add_messages();
+  Report().write({file, "--timeline"}, rec_->text(rec_->other_data("msg", "", seed_)));
 }
 
 std::string latency_breakdown(const MsgTimeline& tl, const BreakdownInputs& in, nlohmann::json& report) {

@@ -1,14 +1,17 @@
 // The per-message timeline of the messaging benchmark (sanvp msg): what the host drivers and
 // the NIC engines did, each event tagged with the message tag read from the packet header in
-// NIC SRAM; the one-way latency breakdown built from it; the --timeline JSON.
+// NIC SRAM; the one-way latency breakdown built from it; the --timeline file, in the
+// trace-event format of every command (platform/sim/timeline.hpp) with message spans added.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "hw/nic/nic.hpp"
 #include "platform/host/msg_driver.hpp"
+#include "platform/sim/timeline.hpp"
 
 namespace sanvp::host {
 
@@ -27,13 +30,19 @@ class MsgTimeline {
   }
   // First event `what` at `node` with `tag` (kNever if none).
   Time find(int node, const std::string& what, std::uint32_t tag) const;
+  // --timeline: records the links of `net` (and, through observe, the NICs) in [from, to).
+  void record(Network& net, Time from, Time to, bool firmware, std::uint64_t seed);
   // Records the activity of `node`'s driver and NIC engines from now on.
   void observe(int node, MsgDriver& driver, nic::Nic& nic);
-  // Writes every event in time order (UserError if the file cannot be made).
+  // Writes the trace-event file (an IoError if it cannot be written whole); needs record().
   void write_json(const std::string& file);
 
  private:
+  void add_messages();
   std::vector<Event> ev_;
+  std::unique_ptr<Timeline> rec_;  // null without --timeline
+  bool firmware_ = false;
+  std::uint64_t seed_ = 0;
 };
 
 // Where the one-way latency of message `tag` (n0 -> n1, `hops` switches) went, into the report

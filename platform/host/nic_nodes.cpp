@@ -12,6 +12,7 @@
 #include "platform/host/nic_network.hpp"
 #include "platform/nic/route_table.hpp"
 #include "platform/sim/report.hpp"
+#include "platform/sim/timeline_nic.hpp"
 
 namespace sanvp::host {
 
@@ -112,8 +113,19 @@ class NicNodes : public RunAgents {
       if (specs_[i].node == node) return nics_[i]->core().enable_trace(out, fw::parse_pc_filter(filter, images_[image_of_[i]]));
     RunAgents::trace_firmware(node, out, filter);
   }
+  std::pair<nic::LanaiCore*, const fw::Image*> firmware(int node) override {
+    for (std::size_t i = 0; i < nics_.size(); ++i)
+      if (specs_[i].node == node) return {&nics_[i]->core(), &images_[image_of_[i]]};
+    return RunAgents::firmware(node);
+  }
   void attach_probes(const nic::ProbeSink& sink) override {
     for (auto& n : nics_) n->set_probe_sink(sink);
+  }
+  void attach_timeline(Timeline& tl, bool firmware) override {
+    for (std::size_t i = 0; i < nics_.size(); ++i) {
+      observe_nic(tl, specs_[i].node, *nics_[i]);
+      if (firmware) observe_firmware(tl, specs_[i].node, nics_[i]->core());
+    }
   }
 
   bool finished() const override {

@@ -27,6 +27,10 @@ void RunAgents::trace_firmware(int node, std::ostream* out, const std::string& f
   throw UserError(fmt::format("--fw-trace: n{} has no NIC in this run", node));
 }
 
+std::pair<nic::LanaiCore*, const fw::Image*> RunAgents::firmware(int node) {
+  throw UserError(fmt::format("--debug: n{} has no NIC in this run", node));
+}
+
 namespace {
 
 
@@ -170,6 +174,26 @@ void open_waves(Network& net, RunAgents* agents, const RunOptions& opt, const Ru
   net.declare_traces();
   if (agents) agents->declare_traces();
   if (spec.declare_traces) spec.declare_traces();
+}
+
+// --timeline: watches the network (and the agents' NICs) from before the run.
+std::unique_ptr<Timeline> start_timeline(Network& net, RunAgents* agents, const RunOptions& opt) {
+  const TimelineOptions& t = opt.timeline;
+  if (t.file.empty()) return nullptr;
+  check_output_path(t.file, "--timeline");
+  TimeWindow w{opt.trace_from, opt.trace_to};
+  if (!t.window.empty()) w = parse_time_window(t.window, "--timeline-window");
+  if (t.firmware && !agents) throw UserError("--timeline-fw: this run has no NICs");
+  auto tl = std::make_unique<Timeline>(w.from, w.to);
+  tl->observe_network(net);
+  if (agents) agents->attach_timeline(*tl, t.firmware);
+  return tl;
+}
+
+void write_timeline(const Report& rep, const Timeline* tl, const RunOptions& opt) {
+  if (!tl) return;
+  const std::string command = opt.timeline.command.empty() ? "run" : opt.timeline.command;
+  rep.write({opt.timeline.file, "--timeline"}, tl->text(tl->other_data(command, opt.scenario, opt.seed)));
 }
 
 std::uint64_t in_flight(Network& net) {
@@ -576,6 +600,8 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   log::info("built {} switches, {} nodes, {} link directions; seed {}", net.switches(), net.nodes(), net.channels().size(), opt.seed);
   open_waves(net, agents, opt, spec);
   start_firmware_trace(agents, opt);
+  if (opt.attach_tools) opt.attach_tools(agents);
+  const std::unique_ptr<Timeline> timeline = start_timeline(net, agents, opt);
   ProbeTimeline probes;
   if (agents && (!opt.probes.empty() || spec.probe_sink)) {
     nic::ProbeSink file = opt.probes.empty() ? nic::ProbeSink{} : probes.sink();
@@ -592,7 +618,8 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   const LoopEnd loop = run_loop(net, agents, L, opt.check);
   const Time stopped = now_ps();
   const Time end = statistics_end(net, agents, loop.status, stopped, L.duration);
-  Tracer::global().close(end);
+  std::string waves_error;  // a wave file that cannot be finished (disk full, vcd2fst failed) must not cost the report
+  try { Tracer::global().close(end); } catch (const IoError& e) { waves_error = e.what(); }
   finish_firmware_trace(opt);
   static const char* const kStatus[] = {"completed", "not-drained", "hung", "fault", "limit"};
   // Without agents a stop on an exception is a model error or a failed check, not a firmware fault.
@@ -632,7 +659,9 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   rep.results() = std::move(r);
 
   rep.write_json({opt.report, "--report"}, rep.doc(), 2);  // whole or not at all
+  if (!waves_error.empty()) rep.error(waves_error);
   rep.write({opt.probes, "--probes"}, probes.text_for(opt.probes));
+  write_timeline(rep, timeline.get(), opt);
   if (opt.print_summary) print_summary(net, opt, rep.doc(), counts, L.duration, agents_summary, wall);
   report_outcome(rep, net, agents, loop, L, stopped, end, agents_state);
   if (agents && agents->errors()) rep.error("host applications received bad messages (results.apps in the report)");

@@ -7,14 +7,20 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <utility>
 
 #include "hw/base/params.hpp"
 #include "platform/sim/network.hpp"
 #include "hw/nic/probe.hpp"
 #include "platform/sim/packet_audit.hpp"
 #include "platform/sim/run_params.hpp"
+#include "platform/sim/timeline.hpp"
 
 namespace sanvp {
+
+class RunAgents;
+namespace nic { class LanaiCore; }
+namespace fw { struct Image; }
 
 struct RunOptions {
   std::uint64_t seed = 1;
@@ -30,6 +36,10 @@ struct RunOptions {
   int fw_trace_node = -1;            // -1: none
   std::string fw_trace_file;         // empty: stderr
   std::string fw_trace_filter;       // functions or pc ranges, "main,0x100-0x200"; empty: all
+  // Called with the run's agents (nullptr: no NICs) once they are built, before the run starts:
+  // attaches the firmware debugger of `--debug` (platform/fw/debug_attach.hpp). Empty: none.
+  std::function<void(RunAgents*)> attach_tools;
+  TimelineOptions timeline;          // --timeline (platform/sim/timeline.hpp); its window defaults to the trace window
 };
 
 // Nodes driven by something other than test traffic: hosts with NICs running firmware and host
@@ -43,6 +53,8 @@ class RunAgents {
   virtual void declare_traces() = 0;
   // Every NIC's probes go to `sink` (hw/nic/probe.hpp); agents without NICs ignore it.
   virtual void attach_probes(const nic::ProbeSink& sink) { (void)sink; }
+  // --timeline: every NIC's DMA transfers (and with `firmware` its functions) go to `tl`.
+  virtual void attach_timeline(Timeline& tl, bool firmware) { (void)tl, (void)firmware; }
   virtual bool finished() const = 0;           // every host application has finished
   virtual Time finished_at() const = 0;        // when the last one finished (0 if none ran)
   virtual std::string fault() = 0;             // non-empty: a firmware fault, the run stops
@@ -53,6 +65,9 @@ class RunAgents {
   // Traces node `node`'s firmware to `out` (filter as --fw-trace-filter); a UserError when the
   // node has no NIC.
   virtual void trace_firmware(int node, std::ostream* out, const std::string& filter);
+  // Node `node`'s NIC core and the image it runs, for the firmware debugger (`--debug`); a
+  // UserError when the node has no NIC.
+  virtual std::pair<nic::LanaiCore*, const fw::Image*> firmware(int node);
   // Fills results["apps"] and results["nics"]; returns the lines of the printed summary.
   virtual std::string results(nlohmann::json& results) = 0;
   virtual bool errors() const = 0;             // an application found a bad message

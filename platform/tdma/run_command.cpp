@@ -9,6 +9,7 @@
 #include "platform/tdma/tdma_run.hpp"
 #include "platform/tdma/control_net_params.hpp"
 #include "platform/tdma/tdma_run_params.hpp"
+#include "platform/sim/timeline_cli.hpp"
 
 namespace sanvp::tdma {
 namespace {
@@ -76,8 +77,9 @@ SyncSubcommand run_subcommand(CLI::App& tdma) {
   sub->add_flag("--progress", o->progress, "a progress bar on stderr (long runs: cycles done, wall time, time left)");
   sub->add_option("--set", o->sets, "override a parameter key=value (tdma.run.*, tdma.sync.*, tdma.slot, nic.osc.*, link.*, switch.*)");
   sub->add_option("--report", o->opt.report, "report file (JSON)")->capture_default_str();
-  sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file");
+  sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
   sub->add_option("--probes", o->opt.probes, "write the probe timeline to this file: CSV if it ends in .csv, else JSON");
+  add_timeline_options(sub, o->opt.timeline, "tdma run");
   add_fw_trace_options(sub, o->opt.fw_trace_node, o->opt.fw_trace_file, o->opt.fw_trace_filter);
   add_seed_option(sub, o->opt.seed, "random seed (the order of the oscillator errors)")->capture_default_str();
   return {sub, [o] { return run_command(*o); }};

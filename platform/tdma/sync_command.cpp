@@ -6,6 +6,7 @@
 #include "hw/base/io.hpp"
 #include "platform/tdma/sync_run.hpp"
 #include "platform/tdma/sync_run_params.hpp"
+#include "platform/sim/timeline_cli.hpp"
 
 namespace sanvp::tdma {
 namespace {
@@ -44,8 +45,9 @@ SyncSubcommand sync_subcommand(CLI::App& tdma) {
   sub->add_option("--set", o->sets, "override a parameter key=value (tdma.sync.*, tdma.slot, tdma.sync_period, nic.osc.freq, "
                                     "nN.osc.ppm, link.*, switch.*; see sanvp params)");
   sub->add_option("--report", o->opt.report, "report file (JSON)")->capture_default_str();
-  sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file");
+  sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
   sub->add_option("--probes", o->opt.probes, "write the probe timeline to this file: CSV if it ends in .csv, else JSON");
+  add_timeline_options(sub, o->opt.timeline, "tdma sync");
   add_fw_trace_options(sub, o->opt.fw_trace_node, o->opt.fw_trace_file, o->opt.fw_trace_filter);
   add_seed_option(sub, o->opt.seed, "random seed (the order of the oscillator errors)")->capture_default_str();
   sub->callback([o, sub] {
