@@ -1,12 +1,16 @@
-// ISS speed: runs the sort+CRC firmware under `sanvp fw run --stats` with DMI on/off and two
-// quantum sizes and prints host MIPS: per wall-clock second of the simulation (as `--stats`
-// reports it) and per CPU second of the whole child process (getrusage), which stays
-// meaningful when other jobs share the machine's cores.
+// ISS speed: runs the sort+CRC firmware under `sanvp fw run --stats` with DMI on/off and
+// several quantum sizes (the default, 10 us, among them) and prints host MIPS: per wall-clock
+// second of the simulation (as `--stats` reports it) and per CPU second of the whole child
+// process (getrusage), which stays meaningful when other jobs share the machine's cores. Each
+// configuration runs `repeats` times (third argument, default 3); the best run is printed.
+//   bench_iss [SANVP [IMAGE [REPEATS]]]
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <regex>
 #include <string>
+#include <utility>
+#include <algorithm>
 #include <sys/resource.h>
 
 namespace {
@@ -50,12 +54,18 @@ Run run(const std::string& cmd) {
 int main(int argc, char** argv) {
   const std::string sanvp = argc > 1 ? argv[1] : SANVP_BIN;
   const std::string image = argc > 2 ? argv[2] : BENCH_IMAGE;
-  fmt::print("ISS benchmark: {} (sort + CRC-32, compute bound)\n", image);
+  const int repeats = argc > 3 ? std::max(1, std::atoi(argv[3])) : 3;
+  fmt::print("ISS benchmark: {} (sort + CRC-32, compute bound), best of {}\n", image, repeats);
   fmt::print("{:<6} {:<9} {:>12} {:>12} {:>16} {:>11} {:>10}\n", "dmi", "quantum", "instructions", "cycles", "sim time", "MIPS(wall)", "MIPS(cpu)");
-  for (const char* dmi : {"true", "false"})
-    for (const char* q : {"1us", "100us"}) {
+  const std::pair<const char*, const char*> configs[] = {{"true", "1us"},   {"true", "10us"},   {"true", "100us"},
+                                                         {"true", "1ms"},   {"false", "10us"}, {"false", "100us"}};
+  for (const auto& [dmi, q] : configs) {
+    Run best;
+    for (int i = 0; i < repeats; ++i) {
       const auto r = run(fmt::format("{} fw run {} --stats --set nic.core.dmi={} --set sim.quantum={}", sanvp, image, dmi, q));
-      fmt::print("{:<6} {:<9} {:>12} {:>12} {:>16} {:>11.1f} {:>10.1f}\n", dmi, q, r.insns, r.cycles, r.simtime, r.mips, r.cpu_mips);
+      if (r.cpu_mips > best.cpu_mips) best = r;
     }
+    fmt::print("{:<6} {:<9} {:>12} {:>12} {:>16} {:>11.1f} {:>10.1f}\n", dmi, q, best.insns, best.cycles, best.simtime, best.mips, best.cpu_mips);
+  }
   return 0;
 }

@@ -8,7 +8,7 @@
 #include <ostream>
 
 #include "hw/nic/iss/disasm.hpp"
-#include "hw/nic/iss/executor.hpp"
+#include "hw/nic/iss/threaded.hpp"
 #include "hw/base/error.hpp"
 
 namespace sanvp::nic {
@@ -121,6 +121,8 @@ std::uint32_t LanaiCore::code_word(std::uint32_t pc) const {
 
 void LanaiCore::predecode_all() {
   icache_.assign(code_len_ / 4, Insn{});
+  blocks_.assign(code_len_ / 4, BlockInfo{});
+  code_pages_.assign((code_len_ >> kPageShift) + 1, 0);
   for (std::uint32_t off = 0; off < code_len_; off += 4) {
     std::uint32_t raw;
     if (dmi_code_) {
@@ -143,6 +145,57 @@ void LanaiCore::predecode_all() {
 const Insn& LanaiCore::refetch(Insn& d, std::uint32_t raw) {
   d = decode_with_cycles(raw);
   return d;
+}
+
+void LanaiCore::build_block(std::uint32_t i) {
+  // Checked against memory word by word: other initiators may have written code since the
+  // block was last used. The block ends after a control transfer's delay slots, before a page
+  // end (so dropping a page's blocks drops every block that holds a word of it), or at an
+  // instruction that always faults.
+  constexpr std::uint32_t kPageWords = 1u << (kPageShift - 2);
+  BlockInfo& b = blocks_[i];
+  ++block_stats_.built;
+  if (b.epoch != 0) {
+    // Built in an earlier epoch and not dropped since: its extent depends only on its words,
+    // so unchanged words make it valid again.
+    std::uint32_t j = i;
+    while (j < i + b.len && get_be32(dmi_code_ + 4 * j) == icache_[j].raw) ++j;
+    if (j == i + b.len) {
+      b.epoch = epoch_;
+      return;
+    }
+  }
+  const std::uint32_t end = std::min<std::uint32_t>((i / kPageWords + 1) * kPageWords, code_len_ / 4);
+  std::uint32_t len = 0, slots = 0, cycles = 0;
+  bool transfer = false;
+  for (std::uint32_t j = i; j < end; ++j) {
+    const std::uint32_t raw = get_be32(dmi_code_ + 4 * j);
+    if (raw != icache_[j].raw) icache_[j] = decode_with_cycles(raw);
+    const Insn& d = icache_[j];
+    ++len;
+    cycles += d.cyc + (d.op == lanai::Op::kBr ? static_cast<std::uint32_t>(taken_extra) : 0u);
+    if (transfer) {
+      if (--slots == 0) break;
+    } else if (d.op == lanai::Op::kBr || d.op == lanai::Op::kAluToPc || d.to_pc) {
+      transfer = true;
+      slots = d.to_pc ? 2 : 1;
+    } else if (d.op == lanai::Op::kBrr || d.op == lanai::Op::kIllegal) {
+      break;
+    }
+  }
+  code_pages_[i / kPageWords] = 1;
+  b = BlockInfo{epoch_, len, cycles};
+}
+
+void LanaiCore::code_stored(std::uint32_t ea) {
+  const std::uint32_t page = (ea - prog_.code_lo) >> kPageShift;
+  if (!code_pages_[page]) return;  // no block holds a word of this page
+  code_pages_[page] = 0;
+  ++block_stats_.pages_dropped;
+  constexpr std::uint32_t kPageWords = 1u << (kPageShift - 2);
+  const std::uint32_t end = std::min<std::uint32_t>((page + 1) * kPageWords, static_cast<std::uint32_t>(blocks_.size()));
+  for (std::uint32_t j = page * kPageWords; j < end; ++j) blocks_[j].epoch = 0;
+  leave_block = true;  // the running block may hold the stored word
 }
 
 void LanaiCore::fetch_fault(std::uint32_t pc) const {
@@ -173,6 +226,10 @@ std::uint32_t LanaiCore::transport(tlm::tlm_command cmd, std::uint32_t ea, unsig
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const Time issue = core_time();
   const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
+  // The target may wait (other processes run and may write code in SRAM) or act on memory
+  // itself: predecoded blocks must be checked again.
+  ++epoch_;
+  leave_block = true;
   sc_core::sc_time delay(static_cast<double>(issue - stamp), sc_core::SC_PS);
   socket->b_transport(p, delay);
   // The access ends at (SystemC time + returned delay). A target may annotate delay or block
@@ -344,8 +401,14 @@ void LanaiCore::run_thread() {
       const Time until = goal > base ? goal - base : 0;
       const std::uint64_t target = static_cast<std::uint64_t>((static_cast<unsigned __int128>(until) * hz + 999999999999ull) / 1000000000000ull);
       s_.budget = std::max<std::uint64_t>(target, s_.cycles + 1);
-      if (observe_) lanai::run<LanaiCore, true>(s_, *this);
-      else lanai::run<LanaiCore, false>(s_, *this);
+      ++epoch_;  // other processes ran since the last slice
+      if (observe_) {
+        lanai::run<LanaiCore, true>(s_, *this);
+      } else {
+        lanai::run_blocks(s_, *this);
+        // Without DMI to the code (never granted, or invalidated during the slice).
+        if (!halted_ && s_.cycles < s_.budget) lanai::run<LanaiCore, false>(s_, *this);
+      }
       // Catch SystemC time up with the core. Measured from the current time, not the slice
       // start: a target that blocked inside b_transport (wait-for-event) has already moved
       // SystemC time forward, and the core's clock includes that wait.

@@ -1,6 +1,8 @@
 // LanaiCore: the NIC's processor as a TLM-2.0 initiator. It runs predecoded Lanai code
 // (hw/nic/iss) ahead of SystemC time by at most one quantum (tlm_utils::tlm_quantumkeeper),
-// with DMI to SRAM for fetches, loads and stores and b_transport for everything else.
+// with DMI to SRAM for fetches, loads and stores and b_transport for everything else. With DMI
+// to the code it runs predecoded blocks (iss/threaded.hpp); otherwise, and when observed
+// (trace, profile, debugger), one instruction at a time (iss/executor.hpp).
 // Firmware time = cycles x clock period, cycles from a per-instruction-class model, plus any
 // delay that MMIO targets annotate.
 #pragma once
@@ -104,6 +106,13 @@ class LanaiCore : public sc_core::sc_module {
   Time debug_time() const { return core_time(); }
   const Program& program() const { return prog_; }
 
+  // Block engine counters: blocks built (or checked again after other processes ran) and pages
+  // whose blocks a store into code dropped.
+  struct BlockStats {
+    std::uint64_t built = 0, pages_dropped = 0;
+  };
+  const BlockStats& block_stats() const { return block_stats_; }
+
   Time cycles_to_time(std::uint64_t cycles) const;
   const lanai::CpuState& state() const { return s_; }
   const Config& config() const { return cfg_; }
@@ -111,6 +120,9 @@ class LanaiCore : public sc_core::sc_module {
   // --- Executor environment (see hw/nic/iss/executor.hpp); public for the template only ---
   std::uint64_t taken_extra = 1;
   inline const lanai::Insn& fetch(lanai::CpuState& s, std::uint32_t pc);
+  // Block engine (hw/nic/iss/threaded.hpp): the verified block at pc; none without DMI to code.
+  inline lanai::BlockRef block(lanai::CpuState& s, std::uint32_t pc);
+  bool leave_block = false;  // predecoded code may be stale: the block engine re-looks up
   inline std::uint32_t load(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, bool zext);
   inline void store(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, std::uint32_t v);
   void before(const lanai::CpuState& s, const lanai::Insn& d);
@@ -125,6 +137,8 @@ class LanaiCore : public sc_core::sc_module {
   [[noreturn]] void fetch_fault(std::uint32_t pc) const;
   [[noreturn]] void misaligned(std::uint32_t ea, unsigned n, bool is_store) const;
   const lanai::Insn& refetch(lanai::Insn& d, std::uint32_t raw);
+  void build_block(std::uint32_t i);
+  void code_stored(std::uint32_t ea);
   std::uint32_t fetch_slow(std::uint32_t pc);
   std::uint32_t transport(tlm::tlm_command cmd, std::uint32_t ea, unsigned n, std::uint32_t v);
   Time core_time() const { return start_time_ + cycles_to_time(s_.cycles) + extra_time_; }
@@ -150,6 +164,20 @@ class LanaiCore : public sc_core::sc_module {
 
   std::vector<lanai::Insn> icache_;  // one entry per code word; re-decoded when memory changes
   std::uint32_t code_len_ = 0;
+  // Blocks of the block engine, one slot per code word (the block starting there). A block is
+  // valid in the epoch it was built (and checked against memory) in. The epoch advances
+  // whenever other processes may have run (each slice, each transported access), because other
+  // initiators (DMA, host PIO) write SRAM directly. The core's own stores into code drop the
+  // blocks of the written page at once, if the page holds any (code_pages_).
+  struct BlockInfo {
+    std::uint64_t epoch = 0;  // 0: never built or dropped
+    std::uint32_t len = 0, max_cycles = 0;
+  };
+  static constexpr unsigned kPageShift = 8;  // 256-byte pages: 64 instructions; blocks stay in one
+  std::vector<BlockInfo> blocks_;
+  std::vector<std::uint8_t> code_pages_;  // 1: blocks were built from this page
+  std::uint64_t epoch_ = 1;
+  BlockStats block_stats_;
 
   // Trace and profile.
   bool observe_ = false;
@@ -172,6 +200,16 @@ inline const lanai::Insn& LanaiCore::fetch(lanai::CpuState&, std::uint32_t pc) {
   const std::uint32_t raw = dmi_code_ ? get_be32(dmi_code_ + off) : fetch_slow(pc);
   if (raw != d.raw) return refetch(d, raw);
   return d;
+}
+
+inline lanai::BlockRef LanaiCore::block(lanai::CpuState&, std::uint32_t pc) {
+  if (!dmi_code_) return {};
+  const std::uint32_t off = pc - prog_.code_lo;
+  if (off >= code_len_ || (pc & 3u)) fetch_fault(pc);
+  const std::uint32_t i = off >> 2;
+  const BlockInfo& b = blocks_[i];
+  if (b.epoch != epoch_) build_block(i);
+  return {&icache_[i], b.len, b.max_cycles};
 }
 
 inline std::uint32_t LanaiCore::load(lanai::CpuState&, std::uint32_t ea, lanai::Width w, bool zext) {
@@ -197,6 +235,7 @@ inline void LanaiCore::store(lanai::CpuState&, std::uint32_t ea, lanai::Width w,
   if (ea & (n - 1)) misaligned(ea, n, true);
   const std::uint32_t off = ea - dmi_lo_;
   if (off < dmi_len_) {
+    if (ea - prog_.code_lo < code_len_) code_stored(ea);
     std::uint8_t* p = dmi_ + off;
     if (w == lanai::Width::kWord) {
       const std::uint32_t b = __builtin_bswap32(v);

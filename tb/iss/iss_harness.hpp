@@ -1,5 +1,7 @@
 // Test harness for the bare executor: flat big-endian memory, code assembled by llvm-mc at
-// test time, execution until pc reaches the end of the code.
+// test time, execution until pc reaches the end of the code. Every program runs through both
+// engines, the one-instruction loop (executor.hpp) and the block engine (threaded.hpp), and
+// the final states must be identical.
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -12,7 +14,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "hw/nic/iss/executor.hpp"
+#include "hw/nic/iss/threaded.hpp"
 #include "hw/nic/iss/isa.hpp"
 
 namespace sanvp::test {
@@ -101,6 +103,32 @@ struct FlatEnv {
     if (ea & (n - 1)) throw lanai::Fault{lanai::FaultKind::kMisalignedAccess, s.pc, ea, "misaligned"};
     if (ea + n > mem.size()) throw lanai::Fault{lanai::FaultKind::kUnmappedAccess, s.pc, ea, "unmapped"};
     for (unsigned i = 0; i < n; ++i) mem[ea + i] = static_cast<std::uint8_t>(v >> (8 * (n - 1 - i)));
+    if (ea >= code_lo && ea < code_hi) leave_block = true;
+  }
+
+  // Block engine: the block at pc, decoded afresh at every lookup (a store into code leaves
+  // the running block). Ends as the core's blocks do: after a transfer and its delay slots.
+  std::vector<lanai::Insn> blk;
+  bool leave_block = false;
+  lanai::BlockRef block(lanai::CpuState& s, std::uint32_t pc) {
+    fetch(s, pc);  // the same faults and end of program as the one-instruction loop
+    blk.clear();
+    std::uint64_t max_cycles = 0;
+    unsigned slots = 0;
+    for (std::uint32_t a = pc; a < code_hi; a += 4) {
+      lanai::Insn d = lanai::decode(ld32(a));
+      d.cyc = 1;
+      blk.push_back(d);
+      max_cycles += 1 + (d.op == lanai::Op::kBr ? taken_extra : 0);
+      if (slots) {
+        if (--slots == 0) break;
+      } else if (d.op == lanai::Op::kBr || d.op == lanai::Op::kAluToPc || d.to_pc) {
+        slots = d.to_pc ? 2 : 1;
+      } else if (d.op == lanai::Op::kBrr || d.op == lanai::Op::kIllegal) {
+        break;
+      }
+    }
+    return {blk.data(), static_cast<std::uint32_t>(blk.size()), max_cycles};
   }
 };
 
@@ -121,14 +149,36 @@ struct Machine {
     s.r[r] = v;
     return *this;
   }
-  Machine& run(std::uint64_t max_instructions = 10000) {
+  // How a run ended: 0 end of code, 1 fault, 2 budget exhausted.
+  struct End {
+    int how = 2;
+    lanai::Fault fault{};
+  };
+  End exec(bool blocks, std::uint64_t max_instructions) {
     s.budget = max_instructions;
+    End e;
     try {
-      lanai::run<FlatEnv, false>(s, env);
+      if (blocks) lanai::run_blocks(s, env);
+      else lanai::run<FlatEnv, false>(s, env);
     } catch (const Halt&) {
-      return *this;
+      e.how = 0;
+    } catch (const lanai::Fault& f) {
+      e.how = 1;
+      e.fault = f;
     }
-    throw std::runtime_error("program did not reach its end");
+    return e;
+  }
+  Machine& run(std::uint64_t max_instructions = 10000) {
+    Machine ref = *this;
+    const End a = ref.exec(false, max_instructions), b = exec(true, max_instructions);
+    const bool same = a.how == b.how && a.fault.kind == b.fault.kind && a.fault.pc == b.fault.pc && a.fault.addr == b.fault.addr &&
+                      ref.s.r == s.r && ref.s.pc == s.pc && ref.s.cycles == s.cycles && ref.s.instret == s.instret &&
+                      ref.s.qmask == s.qmask && ref.s.q == s.q && ref.s.hist == s.hist && ref.s.hist_n == s.hist_n &&
+                      ref.s.f.n == s.f.n && ref.s.f.z == s.f.z && ref.s.f.v == s.f.v && ref.s.f.c == s.f.c && ref.env.mem == env.mem;
+    if (!same) throw std::runtime_error("the block engine and the one-instruction loop end in different states");
+    if (b.how == 1) throw b.fault;
+    if (b.how == 2) throw std::runtime_error("program did not reach its end");
+    return *this;
   }
   std::uint32_t r(unsigned i) const { return s.r[i]; }
 };

@@ -100,9 +100,7 @@ void decode_rr(Insn& d, std::uint32_t w) {
   d.writes_sp = rd == kSp;
 }
 
-}  // namespace
-
-Insn decode(std::uint32_t w) {
+Insn decode_fields(std::uint32_t w) {
   Insn d;
   d.raw = w;
   d.rs1 = (w >> 18) & 31;
@@ -202,6 +200,48 @@ Insn decode(std::uint32_t w) {
       }
     }
   }
+  return d;
+}
+
+}  // namespace
+
+Fast fast_op(const Insn& d) {
+  if (d.op == Op::kSli) return d.writes_sp ? Fast::kGeneric : Fast::kSli;
+  if (d.op == Op::kBr) return Fast::kBr;
+  // The stack guard lives in execute(); the specialised handlers do not set r2 before they
+  // run, so readers of r2 (pc-relative address arithmetic) go through execute() too.
+  if (d.writes_sp || d.rs1 == kPc) return Fast::kGeneric;
+  if ((d.op == Op::kStore || d.rrm) && (d.rs2 == kPc || d.rd == kPc)) return Fast::kGeneric;
+  switch (d.op) {
+    case Op::kAddRI: return d.setf ? Fast::kGeneric : Fast::kAddI;
+    case Op::kSubRI: return d.setf ? Fast::kSubIF : Fast::kSubI;
+    case Op::kAndRI: return d.setf ? Fast::kGeneric : Fast::kAndI;
+    case Op::kOrRI: return d.setf ? Fast::kGeneric : Fast::kOrI;
+    case Op::kXorRI: return d.setf ? Fast::kGeneric : Fast::kXorI;
+    case Op::kShRI: return d.setf ? Fast::kGeneric : Fast::kShI;
+    case Op::kShaRI: return d.setf ? Fast::kGeneric : Fast::kShaI;
+    default: break;
+  }
+  if (d.cc == 0 && !d.setf) {
+    switch (d.op) {
+      case Op::kAddRR: return Fast::kAddR;
+      case Op::kSubRR: return Fast::kSubR;
+      case Op::kAndRR: return Fast::kAndR;
+      case Op::kOrRR: return Fast::kOrR;
+      case Op::kXorRR: return Fast::kXorR;
+      default: break;
+    }
+  }
+  if (d.op == Op::kSubRR && d.cc == 0) return Fast::kSubRF;
+  const bool plain = d.mode == AddrMode::kOffset && !d.rrm && d.width == Width::kWord;
+  if (plain && d.op == Op::kLoad && !d.to_pc) return Fast::kLdW;
+  if (plain && d.op == Op::kStore) return Fast::kStW;
+  return Fast::kGeneric;
+}
+
+Insn decode(std::uint32_t w) {
+  Insn d = decode_fields(w);
+  d.xop = fast_op(d);
   return d;
 }
 

@@ -74,6 +74,17 @@ enum class Width : std::uint8_t { kWord = 4, kHalf = 2, kByte = 1 };
 // Cycle-model classes (the core maps each to a configurable cycle count).
 enum class CycleClass : std::uint8_t { kAlu, kLoad, kStore, kBranch, kJump, kLoadPc, kCount };
 
+// Handlers of the block engine (threaded.hpp): the hot forms get a specialised handler, every
+// other instruction runs through the generic execute(). Chosen by decode(), see fast_op().
+enum class Fast : std::uint8_t {
+  kGeneric,
+  kAddI, kSubI, kAndI, kOrI, kXorI, kShI, kShaI, kSubIF,  // RI, no flags unless F; rd != sp
+  kAddR, kSubR, kAndR, kOrR, kXorR, kSubRF,               // RR, unpredicated; rd != sp
+  kSli, kBr,
+  kLdW, kStW,  // word load/store at rs1 + imm (RM offset mode); load not into pc or sp
+  kCount
+};
+
 // Register-file slot that absorbs writes to r0 and r1.
 inline constexpr std::uint8_t kDiscard = 32;
 
@@ -96,9 +107,21 @@ struct Insn {
   bool writes_sp = false;   // destination (or write-back base) is sp: stack-guard check
   bool to_pc = false;       // loads into pc (2 delay slots)
   std::uint8_t cyc = 1;     // cycles, filled in by the core's decode cache from its cycle model
+  Fast xop = Fast::kGeneric;  // block-engine handler
+};
+
+// A predecoded straight-line run of instructions for the block engine (threaded.hpp): it ends
+// after the first control transfer and its delay slots, or earlier at a page end.
+// `max_cycles` assumes every branch in it taken.
+struct BlockRef {
+  const Insn* insns = nullptr;
+  std::uint32_t len = 0;
+  std::uint64_t max_cycles = 0;
 };
 
 Insn decode(std::uint32_t word);
+// The block-engine handler for a decoded instruction (decode() fills Insn::xop with it).
+Fast fast_op(const Insn& d);
 
 inline std::int32_t sext(std::uint32_t v, unsigned bits) {
   const std::uint32_t m = 1u << (bits - 1);
