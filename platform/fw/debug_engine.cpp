@@ -478,10 +478,18 @@ std::vector<DebugEngine::Frame> DebugEngine::frames() {
   const std::uint32_t start = function_start(pc, &end);
   std::uint32_t caller_fp = (pc == start || pc == start + 4) ? r[kFp] : 0;
   const auto& prog = core_.program();
+  // Before crt0 has set up the stack (at entry fp is 0) the saved words lie outside memory:
+  // the chain ends there instead of failing.
+  const auto peek = [this](std::uint32_t addr, std::uint32_t& v) {
+    std::uint8_t b[4] = {0, 0, 0, 0};
+    if (read_memory(addr, b, 4) != 4) return false;
+    v = (std::uint32_t{b[0]} << 24) | (std::uint32_t{b[1]} << 16) | (std::uint32_t{b[2]} << 8) | b[3];
+    return true;
+  };
   for (int depth = 0; depth < 64; ++depth) {
     out.push_back({pc, depth ? pc - 4 : pc, sp_entry + 4, sp_entry});  // a caller's line is the call's
-    if (!caller_fp) caller_fp = read32(sp_entry - 4);
-    const std::uint32_t ra = read32(sp_entry);
+    std::uint32_t ra = 0;
+    if ((!caller_fp && !peek(sp_entry - 4, caller_fp)) || !peek(sp_entry, ra)) break;
     // The chain ends outside the code or where a frame does not lie above this one (crt0's).
     if (ra < prog.code_lo || ra >= prog.code_hi || caller_fp <= sp_entry + 4) break;
     pc = ra;

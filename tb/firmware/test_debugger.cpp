@@ -131,6 +131,17 @@ TEST_CASE("debugger: backtrace through three frames names each caller's call lin
   CHECK(std::regex_search(p.out, std::regex(R"(\n=> 0x[0-9a-f]{8} <inner\(unsigned int\)\+0xc>: )")));
 }
 
+TEST_CASE("debugger: a backtrace at entry, before crt0 sets up the stack, is the one frame", "[debugger]") {
+  // fp is 0 at entry, so the saved frame words would lie outside memory: the chain ends there.
+  const auto p = debug("bt\ncontinue\n");
+  INFO(p.out << p.err);
+  CHECK(p.rc == 0);
+  CHECK(p.out.find(fmt::format("#0  0x{:08x} <_start>", sym_addr("_start"))) != std::string::npos);
+  CHECK(p.out.find("#1 ") == std::string::npos);
+  CHECK(p.out.find("error:") == std::string::npos);
+  CHECK(p.out.find("result 89\n") != std::string::npos);
+}
+
 TEST_CASE("debugger: stops do not change timing (same instructions, cycles and end time as fw run)", "[debugger][timing]") {
   const auto plain = run(sanvp::test::sanvp_bin() + " fw run --stats " + kImg);
   const auto dbg = debug("break inner\nwatch g_buf\ncontinue\nbt\ncontinue\nstepi\nnext\ncontinue\n", "--stats");
