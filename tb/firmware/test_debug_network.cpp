@@ -8,6 +8,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "tb/firmware/dwarf_lines.hpp"
 #include "tb/firmware/run_util.hpp"
 
 using sanvp::test::run;
@@ -31,18 +32,7 @@ int line_of(const std::string& text) {
 }
 
 // The lowest is_stmt address of a source line, from llvm-dwarfdump.
-std::uint32_t line_addr(int line) {
-  const auto p = run(std::string(LLVM_DWARFDUMP) + " --debug-line " + kElf);
-  std::istringstream in(p.out);
-  std::string l;
-  std::uint32_t best = 0xFFFFFFFFu;
-  const std::regex re(R"(^0x([0-9a-f]{16}) +(\d+) +\d+ +\d+ +\d+ +\d+ +is_stmt)");
-  std::smatch m;
-  while (std::getline(in, l))
-    if (std::regex_search(l, m, re) && std::stoi(m[2]) == line) best = std::min(best, static_cast<std::uint32_t>(std::stoull(m[1], nullptr, 16)));
-  REQUIRE(best != 0xFFFFFFFFu);
-  return best;
-}
+std::uint32_t line_addr(int line) { return sanvp::test::first_stmt_addr(kElf, line); }
 
 // The disassembly of the instruction at `pc` ("ld 8[%r9], %r3"), from `sanvp fw disasm`.
 std::string insn_at(std::uint32_t pc) {

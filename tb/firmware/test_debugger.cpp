@@ -8,6 +8,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "tb/firmware/dwarf_lines.hpp"
 #include "tb/firmware/run_util.hpp"
 
 using sanvp::test::run;
@@ -37,18 +38,7 @@ std::uint32_t sym_addr(const std::string& name) {
 }
 
 // The lowest is_stmt address of a source line, from llvm-dwarfdump.
-std::uint32_t line_addr(int line) {
-  const auto p = run(std::string(LLVM_DWARFDUMP) + " --debug-line " + kElf);
-  std::istringstream in(p.out);
-  std::string l;
-  std::uint32_t best = 0xFFFFFFFFu;
-  const std::regex re(R"(^0x([0-9a-f]{16}) +(\d+) +\d+ +\d+ +\d+ +\d+ +is_stmt)");
-  std::smatch m;
-  while (std::getline(in, l))
-    if (std::regex_search(l, m, re) && std::stoi(m[2]) == line) best = std::min(best, static_cast<std::uint32_t>(std::stoull(m[1], nullptr, 16)));
-  REQUIRE(best != 0xFFFFFFFFu);
-  return best;
-}
+std::uint32_t line_addr(int line) { return sanvp::test::first_stmt_addr(kElf, line); }
 
 sanvp::test::Proc debug(const std::string& commands, const std::string& extra = "") {
   const std::string f = "/tmp/sanvp_dbgcmd_" + std::to_string(getpid());
