@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <algorithm>
 
+#include "tb/common/scratch.hpp"
 #include "tb/common/vcd_check.hpp"
 
 namespace fs = std::filesystem;
@@ -20,19 +21,8 @@ struct Cmd { int rc; std::string out, err; };
 
 std::string bin() { return SANVP_BIN; }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sanvp-test-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+using sanvp::test::slurp;
+fs::path scratch(const std::string& name) { return sanvp::test::scratch_dir("sanvp-test", name); }
 
 Cmd run(const fs::path& dir, const std::string& args) {
   const std::string cmd = "cd '" + dir.string() + "' && '" + bin() + "' " + args + " > out.txt 2> err.txt";

@@ -9,6 +9,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "tb/common/scratch.hpp"
 #include "tb/timeline/trace_check.hpp"
 
 namespace fs = std::filesystem;
@@ -18,19 +19,8 @@ using sanvp::test::trace_ps;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sanvp-timeline-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+using sanvp::test::slurp;
+fs::path scratch(const std::string& name) { return sanvp::test::scratch_dir("sanvp-timeline", name); }
 
 int run(const fs::path& dir, const std::string& args) {
   const std::string cmd = "cd '" + dir.string() + "' && '" SANVP_BIN "' " + args + " > out.txt 2> err.txt";
