@@ -114,7 +114,7 @@ struct RunCommand {
     if (!opt.probes.empty()) check_output_path(opt.probes, "--probes");
     if (!opt.fw_trace_file.empty()) check_output_path(opt.fw_trace_file, "--fw-trace-file");
     if (!opt.timeline.file.empty()) check_output_path(opt.timeline.file, "--timeline");
-    opt.attach_tools = fw::network_debugger(debug);
+    fw::hook_network_debugger(debug, opt);
     ParamValues pv;
     if (!scenario.empty()) {
       // Scenario file: its values, then --set overrides; command-line options beat its tracing

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "hw/base/io.hpp"
+#include "platform/fw/debug_attach.hpp"
 #include "platform/fbs/fbs_run.hpp"
 #include "platform/fbs/fbs_run_params.hpp"
 #include "platform/fbs/fbs_subcommand.hpp"
@@ -22,6 +23,7 @@ struct RunCmdOptions {
   std::string kind = "auto", image;
   std::vector<std::string> sets;
   RunOptions opt;
+  fw::NetworkDebugOptions debug;
 };
 
 int run_command(RunCmdOptions& o) {
@@ -30,6 +32,7 @@ int run_command(RunCmdOptions& o) {
   if (!o.opt.vcd.empty()) check_output_path(o.opt.vcd, "--vcd");
   if (!o.opt.probes.empty()) check_output_path(o.opt.probes, "--probes");
   if (!o.opt.fw_trace_file.empty()) check_output_path(o.opt.fw_trace_file, "--fw-trace-file");
+  fw::hook_network_debugger(o.debug, o.opt);
   ParamValues pv;
   apply_sets(pv, o.sets);
   RunInput in = make_run_input(load_network_arg(o.topo, o.gen_args), o.kind);
@@ -55,6 +58,7 @@ Subcommand run_subcommand(CLI::App& fbs) {
   add_timeline_options(sub, o->opt.timeline, "fbs run");
   sub->add_option("--trace", o->opt.trace, "comma-separated module patterns to trace, e.g. 'n0*,sw0*'");
   add_fw_trace_options(sub, o->opt.fw_trace_node, o->opt.fw_trace_file, o->opt.fw_trace_filter);
+  fw::add_network_debug_options(sub, o->debug);
   add_seed_option(sub, o->opt.seed, "random seed (clock errors and start offsets)")->capture_default_str();
   sub->callback([o, sub] {
     if (sub->count("topo") && !sub->count("args")) o->gen_args.clear();

@@ -68,7 +68,8 @@ void DapServer::ConsoleBuf::flush_line() {
 
 // ---- transport, reader thread and request queue ----
 
-DapServer::DapServer(DapTransport& transport, std::string image_path) : t_(transport), image_path_(std::move(image_path)) {}
+DapServer::DapServer(DapTransport& transport, std::string image_path, bool network)
+    : t_(transport), image_path_(std::move(image_path)), network_(network) {}
 
 DapServer::~DapServer() {
   t_.interrupt();
@@ -140,7 +141,7 @@ void DapServer::client_gone() {
   gone_ = disconnected_ = terminate_ = true;
   if (!finished_) std::cerr << "DAP client closed the connection: ending the run\n";
   if (session_) session_->detach_all();
-  if (sc_core::sc_is_running()) sc_core::sc_stop();
+  if (!network_ && sc_core::sc_is_running()) sc_core::sc_stop();  // a network run goes on to its report
 }
 
 void DapServer::dispatch(const Json& req) {
@@ -160,7 +161,7 @@ void DapServer::dispatch(const Json& req) {
 Json DapServer::handle(const std::string& cmd, const Json& args, std::vector<Json>& after) {
   if (cmd == "initialize") return on_initialize(args, after);
   if (!initialized_) throw DapError(fmt::format("'{}' before 'initialize'", cmd));
-  if (cmd == "launch") return on_launch(args);
+  if (cmd == "launch" || (cmd == "attach" && network_)) return on_launch(args);
   if (cmd == "attach") throw DapError("attach is not supported: use launch (the adapter runs the image it was started for)");
   if (cmd == "setBreakpoints") return on_set_breakpoints(args);
   if (cmd == "setFunctionBreakpoints") return on_set_function_breakpoints(args);
@@ -220,7 +221,7 @@ Json DapServer::on_initialize(const Json& args, std::vector<Json>& after) {
 Json DapServer::on_launch(const Json& args) {
   if (launched_) throw DapError("'launch' was already received");
   const std::string program = string_arg(args, "program");
-  if (!program.empty() && !same_file(program, image_path_))
+  if (!network_ && !program.empty() && !same_file(program, image_path_))
     throw DapError(fmt::format("this adapter was started for '{}' (sanvp fw debug IMAGE --dap), not '{}'", image_path_, program));
   stop_on_entry_ = dap::bool_arg(args, "stopOnEntry", false);
   launched_ = true;
@@ -356,6 +357,10 @@ void DapServer::stopped(DebugEngine& e, const StopEvent& ev) {
     return;
   }
   if (ev.reason == StopReason::kEntry && !stop_on_entry_) return;
+  if (ev.reason == StopReason::kExited && network_) {  // one node's firmware: the run goes on
+    send(dap::output_event("console", fmt::format("node {}: firmware {}\n", e.node(), ev.text)));
+    return;
+  }
   if (ev.reason == StopReason::kExited) {  // reported now; the run then goes on to its end
     exited_sent_ = true;
     send(dap::event("exited", {{"exitCode", ev.exit_code}}));
@@ -400,23 +405,39 @@ Json DapServer::on_disconnect(const std::string& cmd, const Json& args, std::vec
   terminate_ = terminate_ || kill;
   resumed_ = ready_ = true;  // leaves whichever serve loop is running
   if (session_) session_->detach_all();
-  if (kill && sc_core::sc_is_running()) sc_core::sc_stop();
+  if (kill && !network_ && sc_core::sc_is_running()) sc_core::sc_stop();
   (void)after;
   return Json::object();
 }
 
-int DapServer::finish(const nic::LanaiCore::Result& r, const std::string& note) {
+// The end of the run: the note (unless the fault stop already sent it), `exited` (when given),
+// `terminated`; then serves requests until the client disconnects.
+void DapServer::end_of_run(const std::string& note, const Json* exited) {
   finished_ = true;
   console_buf_.flush_line();
   if (!gone_ && !disconnected_) {
     if (!note.empty() && !fault_sent_) send(dap::output_event("stderr", note + (note.back() == '\n' ? "" : "\n")));
-    if (r.outcome == nic::LanaiCore::Outcome::kExited && !exited_sent_) send(dap::event("exited", {{"exitCode", r.exit_code}}));
+    if (exited) send(dap::event("exited", *exited));
     send(dap::event("terminated"));
   }
   current_ = nullptr;
   serve_until(disconnected_);
-  if (r.outcome == nic::LanaiCore::Outcome::kExited) return r.exit_code <= 255 ? static_cast<int>(r.exit_code) : kExitSimError;
+}
+
+int DapServer::finish(const nic::LanaiCore::Result& r, const std::string& note) {
+  const bool exited = r.outcome == nic::LanaiCore::Outcome::kExited;
+  const Json code{{"exitCode", r.exit_code}};
+  end_of_run(note, exited && !exited_sent_ ? &code : nullptr);
+  if (exited) return r.exit_code <= 255 ? static_cast<int>(r.exit_code) : kExitSimError;
+  // A fault stays a failure whatever the client did after it; a run the client ended is not one.
+  if (r.outcome == nic::LanaiCore::Outcome::kFault) return kExitSimError;
   return terminate_ ? 0 : kExitSimError;
+}
+
+int DapServer::finish_network(int exit_code) {
+  const Json code{{"exitCode", exit_code}};
+  end_of_run("", &code);
+  return exit_code;
 }
 
 // ---- inspection ----
@@ -569,7 +590,8 @@ Json DapServer::on_disassemble(const Json& args) {
 Json DapServer::on_evaluate(const Json& args) {
   require_stopped("evaluate");
   const std::string expr = string_arg(args, "expression", "", true);
-  DebugEngine& e = *current_;
+  int index = 0;  // a frame names its node's engine (network runs); default: the stopped one
+  DebugEngine& e = args.contains("frameId") ? engine_for_frame(int_arg(args, "frameId", 1, kMaxNodes * kMaxFrames, 0, true), &index) : *current_;
   const std::uint32_t v = e.eval(expr);
   const lanai::Symbol* s = expr.empty() || expr[0] == '$' ? nullptr : e.symbol_named(expr);
   if (s && s->is_function) return Json{{"result", fmt::format("function at {}", e.describe(s->addr))}, {"variablesReference", 0}, {"memoryReference", hex32(v)}};

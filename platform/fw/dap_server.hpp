@@ -30,7 +30,11 @@ namespace sanvp::fw {
 class DapServer : public DebugFrontEnd {
  public:
   // `image_path`: the image the adapter was started for (a launch's "program" must name it).
-  DapServer(DapTransport& transport, std::string image_path);
+  // `network`: the cores of a network run (`sanvp run ... --debug N --dap`): the command line
+  // fixes what runs, so launch takes no program and attach is its synonym; a node's firmware
+  // exit is an output event, and the run's exit code comes with finish_network. A disconnect
+  // detaches and lets the run go on to its end (its report is that of a run without debugger).
+  DapServer(DapTransport& transport, std::string image_path, bool network = false);
   ~DapServer() override;
   DapServer(const DapServer&) = delete;
   DapServer& operator=(const DapServer&) = delete;
@@ -45,6 +49,9 @@ class DapServer : public DebugFrontEnd {
   // requests until disconnect or the end of the stream. `note`: why the run ended abnormally
   // (fault report, timeout), sent as stderr output. Returns the process's exit status.
   int finish(const nic::LanaiCore::Result& result, const std::string& note);
+  // finish() for a network run: `exited` with the run's exit code, `terminated`, then serves
+  // until disconnect; returns exit_code.
+  int finish_network(int exit_code);
   bool terminated_by_client() const { return terminate_; }
 
  private:
@@ -86,6 +93,7 @@ class DapServer : public DebugFrontEnd {
   Json on_disassemble(const Json& args);
   Json on_evaluate(const Json& args);
   Json on_disconnect(const std::string& cmd, const Json& args, std::vector<Json>& after);
+  void end_of_run(const std::string& note, const Json* exited);
   Json threads_body() const;
 
   DebugEngine& engine_for_thread(const Json& args);
@@ -100,6 +108,7 @@ class DapServer : public DebugFrontEnd {
 
   DapTransport& t_;
   std::string image_path_;
+  bool network_ = false;
   ConsoleBuf console_buf_{*this};
   std::ostream console_{&console_buf_};
   DebugSession* session_ = nullptr;

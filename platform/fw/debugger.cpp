@@ -74,7 +74,14 @@ void Debugger::stopped(DebugEngine& e, const StopEvent& ev) {
 bool Debugger::resume(Mode m, std::uint32_t target) {
   if (cur_->lines().empty() && (m == Mode::kStep || m == Mode::kNext))
     out_ << "(no line table: the image was built without -g; stepping one instruction)\n";
-  if (cur_->has_ended()) throw UserError(fmt::format("n{} has stopped running (exited or faulted)", cur_->node()));
+  if (cur_->has_ended()) {
+    // At the core's own fault stop, continue lets the run end with the fault (exit code 3).
+    if (cur_->is_stopped() && m == Mode::kContinue) {
+      out_ << fmt::format("{}the firmware faulted: the run ends\n", node_tag());
+      return true;
+    }
+    throw UserError(fmt::format("n{} has stopped running (exited or faulted)", cur_->node()));
+  }
   cur_->resume(m, target);
   return true;
 }

@@ -10,6 +10,7 @@
 #include "hw/base/io.hpp"
 #include "platform/cli/commands.hpp"
 #include "platform/fw/builtin_firmware.hpp"
+#include "platform/fw/debug_attach.hpp"
 #include "platform/grim/grim_bench.hpp"
 #include "platform/grim/grim_experiment_command.hpp"
 #include "platform/grim/grim_run.hpp"
@@ -31,6 +32,7 @@ struct Opts {
   std::string bench_sizes = "4,64,1K,4K,16K,64K,256K";
   int iterations = 8;  // one window of piggy-backed ACKs: their batch is in the average
   TimelineOptions timeline;
+  fw::NetworkDebugOptions debug;
 };
 
 Opts& opts() {
@@ -91,6 +93,17 @@ std::unique_ptr<Timeline> start_timeline(Opts& o, Report& rep) {
   return tl;
 }
 
+// --debug: attached by the run's setup hook (after the timeline's), once the cores exist. The
+// bench runs its own loop without that hook, so it refuses the debugger.
+void start_debugger(Opts& o, const fw::Image& im) {
+  if (!fw::check_network_debug(o.debug)) return;
+  if (o.bench) throw UserError("--debug: not with --bench (debug the firmware in a GRIM run: sanvp grim --nodes 2 --debug N)");
+  o.run.setup = [before = o.run.setup, &o, &im](host::NicNetwork& net) {
+    if (before) before(net);
+    fw::attach_network_debugger(o.debug, host::nic_firmware(net, im));
+  };
+}
+
 int run() {
   Opts& o = opts();
   ParamValues pv;
@@ -106,13 +119,14 @@ int run() {
   const auto report = rep.output(o.report, "--report");
   const fw::Image im = fw::Image::load(o.image);
   const std::unique_ptr<Timeline> tl = start_timeline(o, rep);
+  start_debugger(o, im);
   if (o.bench) return run_bench(pv, im, rep, report);
   const GrimRunResult r = run_grim(pv, im, o.run);
   std::cout << r.table;
   rep.write_json(report, r.report, 2);
   if (tl) rep.write({o.timeline.file, "--timeline"}, tl->text(tl->other_data("grim", "", o.run.work.seed)));
   if (r.exit_code) rep.fail(r.exit_code);
-  return rep.exit_code();
+  return fw::finish_network_debugger(rep.exit_code());
 }
 
 void add_protocol_options(CLI::App* c, GrimConfig& g) {
@@ -162,6 +176,7 @@ const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
   c->add_option("--fw-trace-file", o.run.fw_trace_file, "write the instruction trace here (default stderr)");
   c->add_flag("--fw-profile", o.run.fw_profile, "print a flat per-function firmware profile of each NIC");
   add_timeline_options(c, o.timeline, "grim");
+  fw::add_network_debug_options(c, o.debug);
   return [c, exp = experiment_subcommand(*c)]() { return exp.app->parsed() ? exp.run() : c->parsed() ? run() : -1; };
 }};
 

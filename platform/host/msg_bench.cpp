@@ -468,6 +468,7 @@ std::string MsgBench::nic_report(MsgBenchResult& res) {
 MsgBenchResult MsgBench::run() {
   start_waves();
   start_firmware_debug();
+  if (opt_.setup) opt_.setup(net_);
   start_applications();
   const std::string fault = simulate();
   const Time end = now_ps();

@@ -3,6 +3,7 @@
 // timeline, and the half-power message size. One simulation runs every size.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "platform/fw/image.hpp"
 
 namespace sanvp::host {
+
+class NicNetwork;
 
 struct MsgBenchOptions {
   int switches = 1;                     // switches between the two hosts (chain)
@@ -28,6 +31,8 @@ struct MsgBenchOptions {
   std::string fw_trace_file;            // where to (empty: stderr)
   bool fw_profile = false;              // flat firmware profile of both NICs in the report
   Time limit = 10000 * kMs;             // simulated-time limit
+  // Called once the network is built, before the run (`--debug` attaches the debugger here).
+  std::function<void(NicNetwork&)> setup;
 };
 
 struct MsgBenchResult {

@@ -9,6 +9,8 @@
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
 #include "platform/fw/builtin_firmware.hpp"
+#include "platform/fw/debug_attach.hpp"
+#include "platform/host/nic_network.hpp"
 #include "platform/host/msg_bench.hpp"
 #include "platform/sim/report.hpp"
 #include "platform/sim/timeline_cli.hpp"
@@ -31,6 +33,7 @@ struct Opts {
   int fw_trace_node = -1;
   std::string fw_trace_file;
   bool fw_profile = false;
+  fw::NetworkDebugOptions debug;
 };
 
 Opts& opts() {
@@ -100,11 +103,13 @@ int run() {
   for (const auto& [path, what] : {std::pair{o.vcd, "--vcd"}, {o.timeline.file, "--timeline"}, {o.fw_trace_file, "--fw-trace-file"}})
     rep.output(path, what);  // written by the bench as it runs; checked before it starts
   const fw::Image im = fw::Image::load(o.image);
+  if (fw::check_network_debug(o.debug))
+    m.setup = [&o, &im](NicNetwork& net) { fw::attach_network_debugger(o.debug, nic_firmware(net, im)); };
   MsgBenchResult r = run_msg_bench(pv, im, m);
   std::cout << r.table;
   if (r.exit_code == 0 || r.report.contains("error")) rep.write_json(report, r.report, 2);
   if (r.exit_code != 0) rep.fail(r.exit_code);
-  return rep.exit_code();
+  return fw::finish_network_debugger(rep.exit_code());
 }
 
 const CommandRegistrar reg{"msg", [](CLI::App& app) -> CommandRun {
@@ -127,6 +132,7 @@ const CommandRegistrar reg{"msg", [](CLI::App& app) -> CommandRun {
   c->add_option("--fw-trace", o.fw_trace_node, "instruction trace of node N's firmware (time, pc, symbol, disassembly, register writes)");
   c->add_option("--fw-trace-file", o.fw_trace_file, "write the instruction trace here (default stderr)");
   c->add_flag("--fw-profile", o.fw_profile, "print a flat per-function firmware profile of each NIC");
+  fw::add_network_debug_options(c, o.debug);
   return [c]() { return c->parsed() ? run() : -1; };
 }};
 

@@ -23,6 +23,13 @@ std::vector<std::uint8_t> uturn_route(const Network& net, int node) {
   return {static_cast<std::uint8_t>(net.attachment(node).port)};
 }
 
+std::function<std::pair<nic::LanaiCore*, const fw::Image*>(int)> nic_firmware(NicNetwork& net, const fw::Image& image) {
+  return [&net, &image](int n) {
+    if (n >= net.hosts()) throw UserError(fmt::format("--debug: no node {} in this run (nodes 0..{})", n, net.hosts() - 1));
+    return std::pair<nic::LanaiCore*, const fw::Image*>{&net.nic(n).core(), &image};
+  };
+}
+
 nlohmann::json nic_stats(nic::Nic& n, const Host& host) {
   nlohmann::json j = n.stats_json();  // core, regs, hdma, send and recv each give their keys
   j["pio_transactions"] = host.pio_transactions();

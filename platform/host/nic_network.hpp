@@ -6,6 +6,8 @@
 // start, as a Myrinet mapper would (platform/nic/route_table.hpp).
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -62,6 +64,9 @@ class NicNetwork {
 std::vector<std::uint8_t> uturn_route(const Network& net, int node);
 // A NIC's link ports as a Network external node.
 Network::ExternalNode external_ports(nic::Nic& nic);
+// `--debug`'s view of the network (platform/fw/debug_attach.hpp): node n's core and `image`, which
+// every NIC runs; a UserError naming the nodes for an n outside them.
+std::function<std::pair<nic::LanaiCore*, const fw::Image*>(int)> nic_firmware(NicNetwork& net, const fw::Image& image);
 // Statistics of a NIC and its host for reports: core, sleep, engines, PIO.
 nlohmann::json nic_stats(nic::Nic& nic, const Host& host);
 

@@ -190,6 +190,16 @@ std::unique_ptr<Timeline> start_timeline(Network& net, RunAgents* agents, const 
   return tl;
 }
 
+// --probes and the command's own probe sink (RunSpec::probe_sink) get every NIC probe.
+void attach_probes(RunAgents* agents, const RunOptions& opt, const RunSpec& spec, ProbeTimeline& probes) {
+  if (!agents || (opt.probes.empty() && !spec.probe_sink)) return;
+  nic::ProbeSink file = opt.probes.empty() ? nic::ProbeSink{} : probes.sink();
+  agents->attach_probes([file, extra = spec.probe_sink](const nic::ProbeRecord& r) {
+    if (file) file(r);
+    if (extra) extra(r);
+  });
+}
+
 void write_timeline(const Report& rep, const Timeline* tl, const RunOptions& opt) {
   if (!tl) return;
   const std::string command = opt.timeline.command.empty() ? "run" : opt.timeline.command;
@@ -603,13 +613,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   if (opt.attach_tools) opt.attach_tools(agents);
   const std::unique_ptr<Timeline> timeline = start_timeline(net, agents, opt);
   ProbeTimeline probes;
-  if (agents && (!opt.probes.empty() || spec.probe_sink)) {
-    nic::ProbeSink file = opt.probes.empty() ? nic::ProbeSink{} : probes.sink();
-    agents->attach_probes([file, extra = spec.probe_sink](const nic::ProbeRecord& r) {
-      if (file) file(r);
-      if (extra) extra(r);
-    });
-  }
+  attach_probes(agents, opt, spec, probes);
   if (spec.traffic) spec.traffic(net);
   else net.start_traffic(L.traffic);
   if (agents) agents->start(net);
@@ -671,7 +675,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   RunResult res;
   res.status = loop.status;
   res.report = rep.doc();
-  res.exit_code = rep.exit_code();
+  res.exit_code = opt.end_tools ? opt.end_tools(rep.exit_code()) : rep.exit_code();
   return res;
 }
 

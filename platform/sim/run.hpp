@@ -39,6 +39,9 @@ struct RunOptions {
   // Called with the run's agents (nullptr: no NICs) once they are built, before the run starts:
   // attaches the firmware debugger of `--debug` (platform/fw/debug_attach.hpp). Empty: none.
   std::function<void(RunAgents*)> attach_tools;
+  // Called with the run's exit code once the report is written and the summary printed; returns
+  // the process's exit code. The DAP server sends `exited` and `terminated` here. Empty: none.
+  std::function<int(int exit_code)> end_tools;
   TimelineOptions timeline;          // --timeline (platform/sim/timeline.hpp); its window defaults to the trace window
 };
 

@@ -5,6 +5,7 @@
 
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
+#include "platform/fw/debug_attach.hpp"
 #include "hw/base/params.hpp"
 #include "platform/tdma/tdma_run.hpp"
 #include "platform/tdma/control_net_params.hpp"
@@ -23,6 +24,7 @@ struct RunCmdOptions {
   std::vector<std::string> gen_args, sets;
   bool no_sync = false, early = false, no_early = false, progress = false;
   RunOptions opt;
+  fw::NetworkDebugOptions debug;
 };
 
 RunKnobs knobs_of(const RunCmdOptions& o) {
@@ -48,6 +50,7 @@ int run_command(RunCmdOptions& o) {
   for (const auto& [path, flag] :
        {std::pair{o.opt.report, "--report"}, {o.opt.vcd, "--vcd"}, {o.opt.probes, "--probes"}, {o.opt.fw_trace_file, "--fw-trace-file"}})
     if (!path.empty()) check_output_path(path, flag);
+  fw::hook_network_debugger(o.debug, o.opt);
   const RunKnobs k = knobs_of(o);
   ParamValues pv;
   apply_sets(pv, o.sets);
@@ -81,6 +84,7 @@ SyncSubcommand run_subcommand(CLI::App& tdma) {
   sub->add_option("--probes", o->opt.probes, "write the probe timeline to this file: CSV if it ends in .csv, else JSON");
   add_timeline_options(sub, o->opt.timeline, "tdma run");
   add_fw_trace_options(sub, o->opt.fw_trace_node, o->opt.fw_trace_file, o->opt.fw_trace_filter);
+  fw::add_network_debug_options(sub, o->debug);
   add_seed_option(sub, o->opt.seed, "random seed (the order of the oscillator errors)")->capture_default_str();
   return {sub, [o] { return run_command(*o); }};
 }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "hw/base/io.hpp"
+#include "platform/fw/debug_attach.hpp"
 #include "platform/tdma/sync_run.hpp"
 #include "platform/tdma/sync_run_params.hpp"
 #include "platform/sim/timeline_cli.hpp"
@@ -19,6 +20,7 @@ struct SyncCmdOptions {
   std::vector<std::string> gen_args{"ports=8"};
   std::vector<std::string> sets;
   RunOptions opt;
+  fw::NetworkDebugOptions debug;
 };
 
 int sync_command(SyncCmdOptions& o) {
@@ -26,6 +28,7 @@ int sync_command(SyncCmdOptions& o) {
   for (const auto& [path, flag] :
        {std::pair{o.opt.report, "--report"}, {o.opt.vcd, "--vcd"}, {o.opt.probes, "--probes"}, {o.opt.fw_trace_file, "--fw-trace-file"}})
     if (!path.empty()) check_output_path(path, flag);
+  fw::hook_network_debugger(o.debug, o.opt);
   ParamValues pv;
   apply_sets(pv, o.sets);
   const NetworkArg net = load_network_arg(o.topo, o.gen_args);
@@ -49,6 +52,7 @@ SyncSubcommand sync_subcommand(CLI::App& tdma) {
   sub->add_option("--probes", o->opt.probes, "write the probe timeline to this file: CSV if it ends in .csv, else JSON");
   add_timeline_options(sub, o->opt.timeline, "tdma sync");
   add_fw_trace_options(sub, o->opt.fw_trace_node, o->opt.fw_trace_file, o->opt.fw_trace_filter);
+  fw::add_network_debug_options(sub, o->debug);
   add_seed_option(sub, o->opt.seed, "random seed (the order of the oscillator errors)")->capture_default_str();
   sub->callback([o, sub] {
     if (sub->count("topo") && !sub->count("args")) o->gen_args.clear();

@@ -9,11 +9,13 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "tb/firmware/dap_script.hpp"
 #include "tb/firmware/run_util.hpp"
 
 using nlohmann::json;
 using sanvp::test::run;
 using sanvp::test::slurp;
+using namespace sanvp::test::dap;
 
 namespace {
 
@@ -22,7 +24,6 @@ const std::string kImg = std::string(FW_BIN_DIR) + "/dbg_fw_frames.img";
 const std::string kElf = std::string(FW_BIN_DIR) + "/dbg_fw_frames.elf";
 const std::string kExit42 = std::string(FW_BIN_DIR) + "/fault_fw_exit42.img";
 const std::string kSpin = std::string(FW_BIN_DIR) + "/fault_fw_spin.img";
-const std::string kClient = std::string(FW_SOURCE_DIR) + "/dap_client.py";
 
 std::vector<std::string> source_lines() {
   std::vector<std::string> v;
@@ -70,37 +71,9 @@ std::uint32_t map_addr(const std::string& img, const std::string& name_re) {
   return static_cast<std::uint32_t>(std::stoul(m[1], nullptr, 16));
 }
 
-std::string hex(std::uint32_t v) { return fmt::format("0x{:08x}", v); }
-
-json send(const std::string& cmd, json args = json::object()) { return {{"send", {{"command", cmd}, {"arguments", std::move(args)}}}}; }
-json expect_response(const std::string& cmd, json body = json::object(), bool ok = true) {
-  json r{{"type", "response"}, {"command", cmd}, {"success", ok}};
-  if (!body.empty()) r[ok ? "body" : "message"] = std::move(body);
-  return {{"expect", std::move(r)}};
-}
-json expect_event(const std::string& ev, json body = json::object()) {
-  json e{{"type", "event"}, {"event", ev}};
-  if (!body.empty()) e["body"] = std::move(body);
-  return {{"expect", std::move(e)}};
-}
-json re(const std::string& r) { return {{"$re", r}}; }
-
-// Writes the script, runs the client against the adapter and returns its transcript.
+// Runs the client against `sanvp fw debug IMAGE TRANSPORT`.
 sanvp::test::Proc converse(const std::vector<json>& script, const std::string& image, const std::string& transport) {
-  const std::string f = fmt::format("/tmp/sanvp_dap_{}.jsonl", getpid());
-  {
-    std::ofstream o(f);
-    for (const auto& l : script) o << l.dump() << "\n";
-    REQUIRE(o.good());
-  }
-  const bool tcp = transport == "--dap-port 0";
-  auto p = run(fmt::format("{} {} {} {} -- {} fw debug {} {}", PYTHON3, kClient, tcp ? "--tcp" : "", f, sanvp::test::sanvp_bin(), image, transport));
-  std::remove(f.c_str());
-  return p;
-}
-
-json initialize() {
-  return send("initialize", {{"clientID", "test"}, {"adapterID", "sanvp"}, {"linesStartAt1", true}, {"columnsStartAt1", true}, {"pathFormat", "path"}});
+  return sanvp::test::dap::converse_with(script, "fw debug " + image + " " + transport, transport == "--dap-port 0");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tb/firmware/dwarf_lines.hpp"
+#include "tb/firmware/net_scenario.hpp"
 #include "tb/firmware/run_util.hpp"
 
 using sanvp::test::run;
@@ -22,14 +23,7 @@ const std::string kSrc = std::string(SANVP_SOURCE_DIR) + "/firmware/msg/msg_fw.c
 const std::string kTmp = "/tmp/sanvp_dbgnet_" + std::to_string(getpid());
 
 // The line of msg_fw.cpp holding `text` (the first one).
-int line_of(const std::string& text) {
-  std::istringstream in(slurp(kSrc));
-  std::string l;
-  for (int n = 1; std::getline(in, l); ++n)
-    if (l.find(text) != std::string::npos) return n;
-  FAIL("no line with " << text);
-  return 0;
-}
+int line_of(const std::string& text) { return sanvp::test::line_containing(kSrc, text); }
 
 // The lowest is_stmt address of a source line, from llvm-dwarfdump.
 std::uint32_t line_addr(int line) { return sanvp::test::first_stmt_addr(kElf, line); }
@@ -42,19 +36,7 @@ std::string insn_at(std::uint32_t pc) {
   return m[1];
 }
 
-// Two NIC nodes on one switch: n1 streams `msgs` messages of 1 KiB to n0; test endpoints n2, n3
-// carry background traffic.
-std::string scenario(int msgs) {
-  const std::string f = kTmp + ".yaml";
-  std::ofstream o(f);
-  o << "name: dbg-net\nseed: 1\nduration: 5us\n"
-       "topology:\n  switches: [{id: 0, ports: 4}]\n  nodes: [\"0:0\", \"0:1\", \"0:2\", \"0:3\"]\n"
-       "traffic: {pattern: uniform, load: 0.1, payload: 64}\n"
-       "nodes:\n"
-    << "  - {id: 0, firmware: " << kImg << ", host: {app: sink}}\n"
-    << "  - {id: 1, firmware: " << kImg << ", host: {app: stream, args: [0, 1K, " << msgs << "]}}\n";
-  return f;
-}
+std::string scenario(int msgs) { return sanvp::test::write_msg_scenario(kTmp + ".yaml", kImg, msgs); }
 
 // `sanvp run` of the scenario with the debugger on `nodes` running `commands` (none: no debugger).
 sanvp::test::Proc run_net(const std::string& nodes, const std::string& commands, const std::string& report, int msgs = 3) {
