@@ -150,3 +150,38 @@ TEST_CASE("dap network over TCP: attach, a function breakpoint on one node, step
   }
   std::remove((kTmp + ".yaml").c_str());
 }
+
+TEST_CASE("dap network: msg serves both nodes, a disconnect during the run detaches and the run ends with its plain report", "[dap][network]") {
+  const std::vector<json> s = {
+      initialize(),
+      expect_response("initialize"),
+      expect_event("initialized"),
+      send("setFunctionBreakpoints", {{"breakpoints", {{{"name", "main"}}}}}),
+      expect_response("setFunctionBreakpoints", {{"breakpoints", {{{"verified", true}}}}}),
+      send("attach"),
+      expect_response("attach"),
+      send("configurationDone"),
+      expect_response("configurationDone"),
+      // Both nodes reach main; whichever stops first, the other stops after continue.
+      expect_event("stopped", {{"reason", "breakpoint"}, {"threadId", {{"$save", "first"}}}}),
+      send("threads"),
+      expect_response("threads", {{"threads", {{{"id", 1}, {"name", "node 0"}}, {{"id", 2}, {"name", "node 1"}}}}}),
+      send("continue", {{"threadId", "${first}"}}),
+      expect_response("continue"),
+      expect_event("stopped", {{"reason", "breakpoint"}}),
+      send("disconnect"),
+      expect_response("disconnect"),
+      {{"exit", 0}},
+  };
+  const auto plain = run(fmt::format("{} msg --sizes 64 --iterations 1 --report {}-a.json", sanvp::test::sanvp_bin(), kTmp));
+  REQUIRE(plain.rc == 0);
+  const auto p = converse_with(s, fmt::format("msg --sizes 64 --iterations 1 --report {}-b.json --debug 0,1 --dap", kTmp), false);
+  INFO(p.out << p.err);
+  CHECK(p.rc == 0);
+  CHECK(p.out.find("\nPASS\n") != std::string::npos);
+  CHECK(p.out.find("stderr: scoreboard: ") != std::string::npos);  // the printed table went to stderr
+  const std::string a = slurp(kTmp + "-a.json");
+  CHECK(!a.empty());
+  CHECK(a == slurp(kTmp + "-b.json"));
+  for (const char* f : {"-a.json", "-b.json"}) std::remove((kTmp + f).c_str());
+}
