@@ -138,7 +138,8 @@ class Session:
         self.saved = {}
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.stderr_lines = queue.Queue()
-        threading.Thread(target=self._pump_stderr, daemon=True).start()
+        self.stderr_pump = threading.Thread(target=self._pump_stderr, daemon=True)
+        self.stderr_pump.start()
         if tcp:
             port = self._wait_port()
             self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
@@ -245,6 +246,7 @@ class Session:
                 rc = self.proc.wait(timeout=self.timeout)
             except subprocess.TimeoutExpired:
                 raise Fail("the adapter did not exit within %.0f s" % self.timeout)
+            self.stderr_pump.join(timeout=self.timeout)  # the adapter's last stderr lines are in the transcript
             if rc != line["exit"]:
                 raise Fail("the adapter exited with %d, expected %d" % (rc, line["exit"]))
         else:
