@@ -118,3 +118,24 @@ TEST_CASE("without writes into code blocks are not built again after slices", "[
   CHECK(r.stats.built <= 6);
   CHECK(r.stats.pages_dropped == 0);
 }
+
+TEST_CASE("the SRAM tells a listener of writes in its range with writer and range only", "[sram]") {
+  nic::Sram sram("sram", 4096);
+  std::vector<nic::SramWrite> heard;
+  const int h = sram.listen(0x100, 0x200, [&](const nic::SramWrite& w) { heard.push_back(w); });
+  const std::uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  sram.write(0x0f8, b, 8, nic::SramWriter::kHostDma);  // ends just before the range: not heard
+  sram.put8(0x200, 9, nic::SramWriter::kRecvDma);      // just after it: not heard
+  sram.write(0x0fc, b, 8, nic::SramWriter::kHostDma);  // overlaps its start
+  sram.put32(0x1fc, 0xa5a5a5a5u, nic::SramWriter::kSendDma);
+  nic::SramPciTarget(sram).write(0x180, b, 2);
+  REQUIRE(heard.size() == 3);
+  CHECK((heard[0].who == nic::SramWriter::kHostDma && heard[0].addr == 0x0fc && heard[0].len == 8));
+  CHECK((heard[1].who == nic::SramWriter::kSendDma && heard[1].addr == 0x1fc && heard[1].len == 4));
+  CHECK((heard[2].who == nic::SramWriter::kPci && heard[2].addr == 0x180 && heard[2].len == 2));
+  CHECK(std::string(nic::sram_writer_name(heard[1].who)) == "SEND_DMA");
+  CHECK(sram.data()[0x1fc] == 0xa5);
+  sram.set_listen_range(h, 0, 0);  // no longer listening
+  sram.put8(0x150, 1, nic::SramWriter::kRecvDma);
+  CHECK(heard.size() == 3);
+}
