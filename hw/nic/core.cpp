@@ -109,6 +109,7 @@ void LanaiCore::acquire_dmi() {
 
 void LanaiCore::invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {
   // Drop the window; the next run slice asks again.
+  leave_block = true;
   dmi_ = nullptr;
   dmi_lo_ = dmi_len_ = 0;
   dmi_code_ = nullptr;
@@ -148,23 +149,11 @@ const Insn& LanaiCore::refetch(Insn& d, std::uint32_t raw) {
 }
 
 void LanaiCore::build_block(std::uint32_t i) {
-  // Checked against memory word by word: other initiators may have written code since the
-  // block was last used. The block ends after a control transfer's delay slots, before a page
-  // end (so dropping a page's blocks drops every block that holds a word of it), or at an
-  // instruction that always faults.
+  // Decoded from memory as it is now. The block ends after a control transfer's delay slots,
+  // before a page end (so dropping a page's blocks drops every block that holds a word of it),
+  // or at an instruction that always faults.
   constexpr std::uint32_t kPageWords = 1u << (kPageShift - 2);
-  BlockInfo& b = blocks_[i];
   ++block_stats_.built;
-  if (b.epoch != 0) {
-    // Built in an earlier epoch and not dropped since: its extent depends only on its words,
-    // so unchanged words make it valid again.
-    std::uint32_t j = i;
-    while (j < i + b.len && get_be32(dmi_code_ + 4 * j) == icache_[j].raw) ++j;
-    if (j == i + b.len) {
-      b.epoch = epoch_;
-      return;
-    }
-  }
   const std::uint32_t end = std::min<std::uint32_t>((i / kPageWords + 1) * kPageWords, code_len_ / 4);
   std::uint32_t len = 0, slots = 0, cycles = 0;
   bool transfer = false;
@@ -184,18 +173,28 @@ void LanaiCore::build_block(std::uint32_t i) {
     }
   }
   code_pages_[i / kPageWords] = 1;
-  b = BlockInfo{epoch_, len, cycles};
+  blocks_[i] = BlockInfo{len, cycles};
 }
 
-void LanaiCore::code_stored(std::uint32_t ea) {
-  const std::uint32_t page = (ea - prog_.code_lo) >> kPageShift;
+void LanaiCore::drop_page(std::uint32_t page) {
   if (!code_pages_[page]) return;  // no block holds a word of this page
   code_pages_[page] = 0;
   ++block_stats_.pages_dropped;
   constexpr std::uint32_t kPageWords = 1u << (kPageShift - 2);
   const std::uint32_t end = std::min<std::uint32_t>((page + 1) * kPageWords, static_cast<std::uint32_t>(blocks_.size()));
-  for (std::uint32_t j = page * kPageWords; j < end; ++j) blocks_[j].epoch = 0;
-  leave_block = true;  // the running block may hold the stored word
+  for (std::uint32_t j = page * kPageWords; j < end; ++j) blocks_[j].len = 0;
+  leave_block = true;  // the running block may hold the written word
+}
+
+void LanaiCore::memory_written(const SramWrite& w) {
+  // Before the core first runs there are no blocks (the loader's writes land here too).
+  const std::uint64_t lo = w.addr, hi = std::uint64_t{w.addr} + w.len;
+  if (!code_pages_.empty() && lo < prog_.code_hi && hi > prog_.code_lo) {
+    const std::uint32_t first = static_cast<std::uint32_t>(std::max<std::uint64_t>(lo, prog_.code_lo) - prog_.code_lo) >> kPageShift;
+    const std::uint32_t last = static_cast<std::uint32_t>(std::min<std::uint64_t>(hi, prog_.code_hi) - 1 - prog_.code_lo) >> kPageShift;
+    for (std::uint32_t p = first; p <= last; ++p) drop_page(p);
+  }
+  if (debug_) debug_->written(*this, w);
 }
 
 void LanaiCore::fetch_fault(std::uint32_t pc) const {
@@ -226,10 +225,8 @@ std::uint32_t LanaiCore::transport(tlm::tlm_command cmd, std::uint32_t ea, unsig
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const Time issue = core_time();
   const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
-  // The target may wait (other processes run and may write code in SRAM) or act on memory
-  // itself: predecoded blocks must be checked again.
-  ++epoch_;
-  leave_block = true;
+  // The target may wait (other processes run) or act on memory itself: writes into code drop
+  // the predecoded blocks as they happen (memory_written).
   sc_core::sc_time delay(static_cast<double>(issue - stamp), sc_core::SC_PS);
   socket->b_transport(p, delay);
   // The access ends at (SystemC time + returned delay). A target may annotate delay or block
@@ -401,7 +398,6 @@ void LanaiCore::run_thread() {
       const Time until = goal > base ? goal - base : 0;
       const std::uint64_t target = static_cast<std::uint64_t>((static_cast<unsigned __int128>(until) * hz + 999999999999ull) / 1000000000000ull);
       s_.budget = std::max<std::uint64_t>(target, s_.cycles + 1);
-      ++epoch_;  // other processes ran since the last slice
       if (observe_) {
         lanai::run<LanaiCore, true>(s_, *this);
       } else {

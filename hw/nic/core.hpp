@@ -25,6 +25,7 @@
 #include "hw/base/params.hpp"
 #include "hw/base/quantum.hpp"
 #include "hw/nic/core_params.hpp"
+#include "hw/nic/sram_write.hpp"
 #include "hw/base/time.hpp"
 
 namespace sanvp::nic {
@@ -88,11 +89,20 @@ class LanaiCore : public sc_core::sc_module {
     virtual void after(LanaiCore& core, const lanai::CpuState& s, const lanai::Insn& d) = 0;
     // The core faulted (`report` as Result::fault_report), before on_stop: a last stop.
     virtual void fault(LanaiCore& core, const std::string& report) { (void)core, (void)report; }
+    // Another initiator wrote memory (see memory_written), at w.when; the hook may stop there.
+    virtual void written(LanaiCore& core, const SramWrite& w) { (void)core, (void)w; }
   };
   void attach_debugger(DebugHook* hook) {
     debug_ = hook;
     observe_ = true;
+    if (hear_all) hear_all(true);
   }
+  // Writes into SRAM by other initiators (DMA engines, PCI, debugger, loader, bus transport),
+  // as the SRAM reports them (hw/nic/core_sram.hpp wires it; w.addr in the core's address
+  // space): drops the predecoded blocks of the code pages written; the debugger hears of it.
+  void memory_written(const SramWrite& w);
+  // Set by that wiring: hear_all(true) widens what the core hears of from its code to all SRAM.
+  std::function<void(bool all)> hear_all;
   // Reads memory as the core sees it, without time or side effects (transport_dbg); the number
   // of bytes read (short at an unmapped address).
   unsigned debug_read(std::uint32_t addr, std::uint8_t* buf, unsigned n);
@@ -106,8 +116,7 @@ class LanaiCore : public sc_core::sc_module {
   Time debug_time() const { return core_time(); }
   const Program& program() const { return prog_; }
 
-  // Block engine counters: blocks built (or checked again after other processes ran) and pages
-  // whose blocks a store into code dropped.
+  // Block engine counters: blocks built and pages whose blocks a write into code dropped.
   struct BlockStats {
     std::uint64_t built = 0, pages_dropped = 0;
   };
@@ -138,7 +147,8 @@ class LanaiCore : public sc_core::sc_module {
   [[noreturn]] void misaligned(std::uint32_t ea, unsigned n, bool is_store) const;
   const lanai::Insn& refetch(lanai::Insn& d, std::uint32_t raw);
   void build_block(std::uint32_t i);
-  void code_stored(std::uint32_t ea);
+  void code_stored(std::uint32_t ea) { drop_page((ea - prog_.code_lo) >> kPageShift); }
+  void drop_page(std::uint32_t page);
   std::uint32_t fetch_slow(std::uint32_t pc);
   std::uint32_t transport(tlm::tlm_command cmd, std::uint32_t ea, unsigned n, std::uint32_t v);
   Time core_time() const { return start_time_ + cycles_to_time(s_.cycles) + extra_time_; }
@@ -164,19 +174,16 @@ class LanaiCore : public sc_core::sc_module {
 
   std::vector<lanai::Insn> icache_;  // one entry per code word; re-decoded when memory changes
   std::uint32_t code_len_ = 0;
-  // Blocks of the block engine, one slot per code word (the block starting there). A block is
-  // valid in the epoch it was built (and checked against memory) in. The epoch advances
-  // whenever other processes may have run (each slice, each transported access), because other
-  // initiators (DMA, host PIO) write SRAM directly. The core's own stores into code drop the
-  // blocks of the written page at once, if the page holds any (code_pages_).
+  // Blocks of the block engine, one slot per code word (the block starting there). A block
+  // stays valid until a write into its page drops it: the core's own stores into code
+  // (code_stored) and every other initiator's writes, which the SRAM reports (memory_written),
+  // drop the blocks of the written pages at once, if a page holds any (code_pages_).
   struct BlockInfo {
-    std::uint64_t epoch = 0;  // 0: never built or dropped
-    std::uint32_t len = 0, max_cycles = 0;
+    std::uint32_t len = 0, max_cycles = 0;  // len 0: never built, or dropped
   };
   static constexpr unsigned kPageShift = 8;  // 256-byte pages: 64 instructions; blocks stay in one
   std::vector<BlockInfo> blocks_;
   std::vector<std::uint8_t> code_pages_;  // 1: blocks were built from this page
-  std::uint64_t epoch_ = 1;
   BlockStats block_stats_;
 
   // Trace and profile.
@@ -208,7 +215,7 @@ inline lanai::BlockRef LanaiCore::block(lanai::CpuState&, std::uint32_t pc) {
   if (off >= code_len_ || (pc & 3u)) fetch_fault(pc);
   const std::uint32_t i = off >> 2;
   const BlockInfo& b = blocks_[i];
-  if (b.epoch != epoch_) build_block(i);
+  if (b.len == 0) build_block(i);
   return {&icache_[i], b.len, b.max_cycles};
 }
 

@@ -44,7 +44,11 @@ std::uint32_t HostDma::transfer(std::uint32_t local, std::uint64_t bus, std::uin
   if (std::uint64_t{local} + len > sram_.size()) {
     why = fmt::format("local range 0x{:x} + {} bytes is outside SRAM", local, len);
   } else {
-    const PciDmaResult res = pci_dma(pci_, bus, sram_.data() + local, len, !to_sram);
+    // To SRAM: each PCI burst lands (and is heard) at its end.
+    const PciDmaResult res =
+        to_sram ? pci_dma_read(pci_, bus, sram_.data() + local, len,
+                               [&](std::uint32_t off, const std::uint8_t* b, std::uint32_t n) { sram_.write(local + off, b, n, SramWriter::kHostDma); })
+                : pci_dma(pci_, bus, const_cast<std::uint8_t*>(sram_.data() + local), len, true);  // to_bus: only reads `local`
     if (res.ok()) return 0;
     why = pci_.map().describe(res.status, res.addr, res.len, !to_sram);
   }
@@ -79,8 +83,8 @@ void HostDma::run() {
       if (ctrl_bits) ++stats_.errors;
       else if (to_sram) stats_.bytes_to_sram += len;
       else stats_.bytes_to_host += len;
-      std::uint8_t* c = sram_.data() + da + 12;
-      put_be32(c, get_be32(c) | r::kHdmaDoneBit | ctrl_bits);
+      const auto c = static_cast<std::uint32_t>(da + 12);
+      sram_.put32(c, get_be32(sram_.data() + c) | r::kHdmaDoneBit | ctrl_bits, SramWriter::kHostDma);
     }
     ++stats_.descriptors;
     const Time end = now_ps();

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "hw/nic/core_sram.hpp"
 #include "hw/nic/memory_map.hpp"
+#include "hw/nic/sram_pci.hpp"
 #include "hw/base/error.hpp"
 #include "hw/pci/pci_targets.hpp"
 
@@ -47,7 +49,8 @@ Nic::Nic(sc_core::sc_module_name name, ParamValues& pv, std::uint32_t node_id, L
   bus_.map(sram_->socket, map::kSramBase, static_cast<std::uint64_t>(size), "sram");
   bus_.map(sys_->socket, map::kSysBase, map::kSysSize, "sys");
   bus_.map(regs_->socket, map::kNicRegBase, map::kNicRegSize, "nic registers");
-  pci_sram_ = std::make_unique<PciRamTarget>(sram_->data());
+  pci_sram_ = std::make_unique<SramPciTarget>(*sram_);
+  connect_core_to_sram(*core_, *sram_);
   pci_regs_ = std::make_unique<PciRegisterTarget>([this](std::uint32_t off, std::uint32_t& v) { return bus_reg_read(off, v); },
                                                   [this](std::uint32_t off, std::uint32_t v) { return bus_reg_write(off, v); });
 }
@@ -82,7 +85,7 @@ void Nic::host_write32(std::uint32_t addr, std::uint32_t value) {
   }
   if (std::uint64_t{addr} + 4 > sram_->size() || (addr & 3u))
     throw SimError(fmt::format("{}: host PIO write to 0x{:08x}: outside SRAM or misaligned", name(), addr));
-  put_be32(sram_->data() + addr, value);
+  sram_->put32(addr, value, SramWriter::kPci);
 }
 
 std::uint32_t Nic::host_read32(std::uint32_t addr) {

@@ -173,7 +173,7 @@ void RecvDma::consume(const Flit& f, Time at) {
 }
 
 void RecvDma::take(std::uint8_t b) {
-  if (stored_ < cap_) sram_.data()[buf_ + stored_++] = b;
+  if (stored_ < cap_) sram_.put8(buf_ + stored_++, b, SramWriter::kRecvDma);
   else trunc_ = true;
   crc_.add(b);
 }
@@ -206,7 +206,7 @@ void RecvDma::complete() {
   while (!done_.empty() && done_.front().at <= now) {
     const Done d = done_.front();
     done_.pop_front();
-    put_be32(sram_.data() + d.desc + 4, d.status);  // the descriptor the packet took (checked in SRAM then)
+    sram_.put32(d.desc + 4, d.status, SramWriter::kRecvDma);  // the descriptor the packet took (checked in SRAM then)
     ++stats_.packets;
     ++filled_;
     if (d.status & r::kRxCrcErr) ++stats_.crc_errors;

@@ -280,10 +280,9 @@ void SendDma::finished() {
     }
     if (d.queued) {
       if (d.desc != ~0u) {
-        std::uint8_t* p = sram_.data() + d.desc;
-        put_be32(p + 12, d.desc_status | r::kSendDescDone);
-        put_be32(p + 24, static_cast<std::uint32_t>(d.sent_rtc >> 32));
-        put_be32(p + 28, static_cast<std::uint32_t>(d.sent_rtc));
+        sram_.put32(d.desc + 12, d.desc_status | r::kSendDescDone, SramWriter::kSendDma);
+        sram_.put32(d.desc + 24, static_cast<std::uint32_t>(d.sent_rtc >> 32), SramWriter::kSendDma);
+        sram_.put32(d.desc + 28, static_cast<std::uint32_t>(d.sent_rtc), SramWriter::kSendDma);
       }
       ++sq_tail_;
       if ((d.ctrl & r::kSendDescIrq) || sq_tail_ == sq_head_) raise_(r::kIrqSendQueue);

@@ -7,6 +7,7 @@
 // Call from a SystemC thread.
 #pragma once
 #include <cstdint>
+#include <functional>
 
 #include "hw/pci/pci_bus.hpp"
 
@@ -21,5 +22,11 @@ struct PciDmaResult {
 
 // to_bus: `len` bytes from `local` to bus address `addr` (write); else from `addr` into `local`.
 PciDmaResult pci_dma(PciBus& bus, std::uint64_t addr, std::uint8_t* local, std::uint32_t len, bool to_bus);
+
+// A read from the bus into a memory that must hear of its writes (NIC SRAM): each burst's bytes
+// are handed to `land(offset, bytes, n)` at the burst's end instead of being stored directly;
+// `local` (read-only) gives the bytes a refused burst leaves unchanged.
+using PciDmaLand = std::function<void(std::uint32_t off, const std::uint8_t* bytes, std::uint32_t n)>;
+PciDmaResult pci_dma_read(PciBus& bus, std::uint64_t addr, const std::uint8_t* local, std::uint32_t len, const PciDmaLand& land);
 
 }  // namespace sanvp

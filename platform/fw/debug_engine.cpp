@@ -113,6 +113,43 @@ void DebugEngine::fault(nic::LanaiCore&, const std::string& report_text) {
   report(ev);
 }
 
+void DebugEngine::written(nic::LanaiCore&, const nic::SramWrite& w) {
+  // The core's own transported stores are checked per instruction (check_watchpoints).
+  if (mode_ == Mode::kDetached || w.who == nic::SramWriter::kBus) return;
+  const std::uint64_t wlo = w.addr, whi = wlo + w.len;
+  Watchpoint* fired = nullptr;
+  std::string detail;
+  for (auto& wp : wps_) {
+    const std::uint64_t lo = std::max<std::uint64_t>(wlo, wp.lo), hi = std::min<std::uint64_t>(whi, std::uint64_t{wp.lo} + wp.len);
+    if (wp.mmio || lo >= hi) continue;
+    std::vector<std::uint8_t> now(hi - lo);
+    read_memory(static_cast<std::uint32_t>(lo), now.data(), static_cast<unsigned>(now.size()));
+    std::string d;
+    unsigned shown = 0;
+    for (std::uint64_t a = lo; a < hi; ++a) {
+      std::uint8_t& old = wp.old[a - wp.lo];
+      const std::uint8_t v = now[a - lo];
+      if (v != old && shown++ < 16) d += fmt::format(" [+{}] 0x{:02x} -> 0x{:02x}", a - wp.lo, old, v);
+      old = v;  // the debugger's own writes only refresh what the watchpoint last saw
+    }
+    if (shown > 16) d += fmt::format(" (+{} more)", shown - 16);
+    if (!fired && shown && w.who != nic::SramWriter::kDebugger && (static_cast<unsigned>(wp.kind) & static_cast<unsigned>(WatchKind::kWrite))) {
+      fired = &wp;
+      detail = d;
+    }
+  }
+  if (!fired) return;
+  ++fired->hits;
+  StopEvent ev = event(StopReason::kWatchpoint, fired->id,
+                       fmt::format("watchpoint {} ({}) written by {} at t={}, 0x{:08x}..0x{:08x}:{}", fired->id, fired->what,
+                                   nic::sram_writer_name(w.who), format_time(w.when), w.addr, w.addr + w.len - 1, detail));
+  ev.time = w.when;
+  ev.access = WatchKind::kWrite;
+  ev.addr = w.addr;
+  ev.width = w.len;
+  report(ev);
+}
+
 StopEvent DebugEngine::event(StopReason r, int id, const std::string& text) const {
   StopEvent ev;
   ev.reason = r;

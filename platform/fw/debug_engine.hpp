@@ -112,6 +112,9 @@ class DebugEngine : public nic::LanaiCore::DebugHook {
   void before(nic::LanaiCore& core, const lanai::CpuState& s, const lanai::Insn& d) override;
   void after(nic::LanaiCore& core, const lanai::CpuState& s, const lanai::Insn& d) override;
   void fault(nic::LanaiCore& core, const std::string& report) override;
+  // Another initiator (DMA, PCI, the debugger itself) wrote SRAM: write watchpoints it changed
+  // stop there, at the write's simulated time.
+  void written(nic::LanaiCore& core, const nic::SramWrite& w) override;
 
   // ---- identity and state ----
   int node() const { return node_; }

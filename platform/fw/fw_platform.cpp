@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <ostream>
 
+#include "hw/nic/core_sram.hpp"
 #include "hw/nic/memory_map.hpp"
 #include "hw/base/error.hpp"
 
@@ -40,6 +41,7 @@ FwPlatform::FwPlatform(sc_core::sc_module_name name, ParamValues& pv, const Imag
   sys = std::make_unique<nic::SysRegs>("sys", nic::SysRegsParams::from_params(pv, path + ".sys"));
   core = std::make_unique<nic::LanaiCore>("core", nic::LanaiCore::Config::from_params(pv, path + ".core"), program_of(image));
   sram->set_dmi_allowed(core->config().dmi);
+  nic::connect_core_to_sram(*core, *sram);
   if (console) sys->on_console = [console](char c) { console->put(c); };
   sys->on_exit = [this](std::uint32_t code, Time when) { core->request_exit(code, when); };
   core->socket.bind(bus.from_initiators);

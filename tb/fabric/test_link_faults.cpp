@@ -238,8 +238,8 @@ TEST_CASE("receive DMA: a packet a link fault damaged is flagged to firmware by 
   const int n = 8;
   const std::uint32_t ring = 0x100, bufs = 0x400;
   for (int i = 0; i < n; ++i) {
-    put_be32(sram.data() + ring + 8 * i, bufs + 256 * i);
-    put_be32(sram.data() + ring + 8 * i + 4, r::kRxOwn);
+    sram.put32(ring + 8 * i, bufs + 256 * i, nic::SramWriter::kLoader);
+    sram.put32(ring + 8 * i + 4, r::kRxOwn, nic::SramWriter::kLoader);
   }
   rx.reg_write(r::kRxRing, ring);
   rx.reg_write(r::kRxSize, n);

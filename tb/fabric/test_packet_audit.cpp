@@ -119,8 +119,10 @@ struct NicIntoEndpoint {
     x.input_fc = &fc;
     net.set_external(0, x);
     net.build();
-    sram.data()[0] = 1;  // route: switch port 1
-    for (int i = 1; i < 2000; ++i) sram.data()[i] = static_cast<std::uint8_t>(i);
+    std::uint8_t bytes[2000];
+    bytes[0] = 1;  // route: switch port 1
+    for (int i = 1; i < 2000; ++i) bytes[i] = static_cast<std::uint8_t>(i);
+    sram.write(0, bytes, sizeof bytes);
   }
   std::uint32_t len = 40;
   void send() {
