@@ -20,8 +20,8 @@
 //   BlockRef block(CpuState&, uint32_t pc);  // throws Fault on a bad pc; insns == nullptr: no
 //                                            // block engine now (the caller falls back to run())
 //   bool leave_block;                        // set by an access that invalidated code
-//   DirectMem direct_mem();                  // read at each block start (an access through the
-//                                            // environment leaves the block, so it stays valid)
+//   DirectMem direct_mem();                  // read at the start and again after any access
+//                                            // through the environment (only then can it change)
 #pragma once
 #include <cstdint>
 
@@ -121,7 +121,8 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
 #define SANVP_EXPOSE() \
   SANVP_SYNC();        \
   s.pc = pc;           \
-  R[kPc] = pc;
+  R[kPc] = pc;         \
+  stale_dm = true;
 #define SANVP_SP_CHECK()                                                 \
   if (__builtin_expect(R[kSp] < s.stack_limit, 0)) {                     \
     SANVP_EXPOSE()                                                       \
@@ -214,11 +215,18 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
   SANVP_ST(kStH##FORM, Width::kHalf, direct::st16, K, EA, WB, CHK)                     \
   SANVP_ST(kStB##FORM, Width::kByte, direct::st8, K, EA, WB, CHK)
 
+  // The DMI window changes only while other processes run: inside an access through the
+  // environment (after which it is read again) or between calls.
+  DirectMem dm = env.direct_mem();
+  bool stale_dm = false;
   while (cycles < s.budget) {
     SANVP_SYNC();
     const BlockRef b = env.block(s, s.pc);
     if (!b.insns) break;
-    const DirectMem dm = env.direct_mem();
+    if (stale_dm) {
+      dm = env.direct_mem();
+      stale_dm = false;
+    }
     const Insn* d = b.insns;
     std::uint32_t pc = s.pc;
     // The slice ends inside this block: one instruction at a time, budget tested before each.
