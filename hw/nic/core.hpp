@@ -132,6 +132,7 @@ class LanaiCore : public sc_core::sc_module {
   // Block engine (hw/nic/iss/threaded.hpp): the verified block at pc; none without DMI to code.
   inline lanai::BlockRef block(lanai::CpuState& s, std::uint32_t pc);
   bool leave_block = false;  // predecoded code may be stale: the block engine re-looks up
+  lanai::DirectMem direct_mem() const { return {dmi_, dmi_lo_, dmi_len_, prog_.code_lo, code_len_}; }
   inline std::uint32_t load(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, bool zext);
   inline void store(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, std::uint32_t v);
   void before(const lanai::CpuState& s, const lanai::Insn& d);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #include "hw/nic/iss/threaded.hpp"
@@ -110,6 +111,11 @@ struct FlatEnv {
   // the running block). Ends as the core's blocks do: after a transfer and its delay slots.
   std::vector<lanai::Insn> blk;
   bool leave_block = false;
+  bool direct = true;  // hand the block engine the whole memory as its DMI window
+  lanai::DirectMem direct_mem() {
+    if (!direct) return {};
+    return {mem.data(), 0, static_cast<std::uint32_t>(mem.size()), code_lo, code_hi - code_lo};
+  }
   lanai::BlockRef block(lanai::CpuState& s, std::uint32_t pc) {
     fetch(s, pc);  // the same faults and end of program as the one-instruction loop
     blk.clear();
@@ -138,8 +144,9 @@ struct Machine {
   lanai::CpuState s;
   std::vector<std::uint32_t> words;
 
-  explicit Machine(const std::string& asm_text) {
-    words = assemble(asm_text);
+  explicit Machine(const std::string& asm_text) : Machine(assemble(asm_text)) {}
+  explicit Machine(std::vector<std::uint32_t> code) {
+    words = std::move(code);
     env.load_code(words);
     s.reset(env.code_lo);
     s.r[lanai::kSp] = 0x8000;
@@ -168,14 +175,21 @@ struct Machine {
     }
     return e;
   }
-  Machine& run(std::uint64_t max_instructions = 10000) {
+  // Runs a copy through the one-instruction loop and this machine through the block engine;
+  // true when both end the same way in the same state (registers, flags, counters, delay-slot
+  // queue, pc history, memory).
+  bool run_both(std::uint64_t max_instructions, End* how = nullptr) {
     Machine ref = *this;
     const End a = ref.exec(false, max_instructions), b = exec(true, max_instructions);
-    const bool same = a.how == b.how && a.fault.kind == b.fault.kind && a.fault.pc == b.fault.pc && a.fault.addr == b.fault.addr &&
-                      ref.s.r == s.r && ref.s.pc == s.pc && ref.s.cycles == s.cycles && ref.s.instret == s.instret &&
-                      ref.s.qmask == s.qmask && ref.s.q == s.q && ref.s.hist == s.hist && ref.s.hist_n == s.hist_n &&
-                      ref.s.f.n == s.f.n && ref.s.f.z == s.f.z && ref.s.f.v == s.f.v && ref.s.f.c == s.f.c && ref.env.mem == env.mem;
-    if (!same) throw std::runtime_error("the block engine and the one-instruction loop end in different states");
+    if (how) *how = b;
+    return a.how == b.how && a.fault.kind == b.fault.kind && a.fault.pc == b.fault.pc && a.fault.addr == b.fault.addr &&
+           ref.s.r == s.r && ref.s.pc == s.pc && ref.s.cycles == s.cycles && ref.s.instret == s.instret &&
+           ref.s.qmask == s.qmask && ref.s.q == s.q && ref.s.hist == s.hist && ref.s.hist_n == s.hist_n &&
+           ref.s.f.n == s.f.n && ref.s.f.z == s.f.z && ref.s.f.v == s.f.v && ref.s.f.c == s.f.c && ref.env.mem == env.mem;
+  }
+  Machine& run(std::uint64_t max_instructions = 10000) {
+    End b;
+    if (!run_both(max_instructions, &b)) throw std::runtime_error("the block engine and the one-instruction loop end in different states");
     if (b.how == 1) throw b.fault;
     if (b.how == 2) throw std::runtime_error("program did not reach its end");
     return *this;

@@ -205,38 +205,80 @@ Insn decode_fields(std::uint32_t w) {
 
 }  // namespace
 
-Fast fast_op(const Insn& d) {
-  if (d.op == Op::kSli) return d.writes_sp ? Fast::kGeneric : Fast::kSli;
-  if (d.op == Op::kBr) return Fast::kBr;
-  // The stack guard lives in execute(); the specialised handlers do not set r2 before they
-  // run, so readers of r2 (pc-relative address arithmetic) go through execute() too.
-  if (d.writes_sp || d.rs1 == kPc) return Fast::kGeneric;
-  if ((d.op == Op::kStore || d.rrm) && (d.rs2 == kPc || d.rd == kPc)) return Fast::kGeneric;
+namespace {
+
+Fast fast_at(Fast base, unsigned i) { return static_cast<Fast>(static_cast<unsigned>(base) + i); }
+
+// Loads and stores: a handler per width and addressing form. The handlers do not set r2
+// before they run, so forms that read pc (or store it) stay generic, as do loads into pc
+// other than the return idiom and loads into sp without write-back (the stack guard).
+Fast memory_op(const Insn& d) {
+  if (d.rs1 == kPc || (d.rrm && d.rs2 == kPc) || (d.op == Op::kStore && d.rd == kPc)) return Fast::kGeneric;
+  const bool off = d.mode == AddrMode::kOffset || d.mode == AddrMode::kAbsolute || (d.mode == AddrMode::kBase && d.imm == 0);
+  if (d.to_pc) return off && !d.rrm && d.width == Width::kWord ? Fast::kLdWPc : Fast::kGeneric;
+  Fast base;
+  if (d.rrm) {
+    if (d.mode != AddrMode::kOffset || d.alu != kAdd) return Fast::kGeneric;
+    base = Fast::kLdWRR;
+  } else if (off) {
+    base = Fast::kLdWOff;
+  } else if (d.mode == AddrMode::kPre) {
+    base = Fast::kLdWPre;
+  } else if (d.mode == AddrMode::kPost) {
+    base = Fast::kLdWPost;
+  } else {
+    return Fast::kGeneric;
+  }
+  if (d.writes_sp && (base == Fast::kLdWRR || base == Fast::kLdWOff)) return Fast::kGeneric;
+  unsigned i;
+  if (d.op == Op::kStore) i = d.width == Width::kWord ? 5 : (d.width == Width::kHalf ? 6 : 7);
+  else if (d.width == Width::kWord) i = 0;
+  else i = (d.width == Width::kHalf ? 1 : 3) + (d.zext ? 1 : 0);
+  return fast_at(base, i);
+}
+
+// ALU forms into a GPR. RI and unpredicated RR ops index their handler by Op order.
+Fast alu_op(const Insn& d) {
+  if (d.rs1 == kPc) return d.op == Op::kAddRI && !d.setf && !d.writes_sp ? Fast::kAddPcI : Fast::kGeneric;
+  if (d.rrm && d.rs2 == kPc) return Fast::kGeneric;
+  if (d.writes_sp) {
+    if (d.op == Op::kAddRI && !d.setf) return Fast::kAddISp;
+    if (d.op == Op::kSubRI && !d.setf) return Fast::kSubISp;
+    return Fast::kGeneric;
+  }
+  const unsigned op = static_cast<unsigned>(d.op);
+  if (d.op >= Op::kAddRI && d.op <= Op::kShaRI) {
+    return fast_at(d.setf ? Fast::kAddIF : Fast::kAddI, op - static_cast<unsigned>(Op::kAddRI));
+  }
+  if (d.op >= Op::kAddRR && d.op <= Op::kShaRR) {
+    if (d.cc != 0) return d.setf ? Fast::kGeneric : Fast::kPredR;
+    return fast_at(d.setf ? Fast::kAddRF : Fast::kAddR, op - static_cast<unsigned>(Op::kAddRR));
+  }
   switch (d.op) {
-    case Op::kAddRI: return d.setf ? Fast::kGeneric : Fast::kAddI;
-    case Op::kSubRI: return d.setf ? Fast::kSubIF : Fast::kSubI;
-    case Op::kAndRI: return d.setf ? Fast::kGeneric : Fast::kAndI;
-    case Op::kOrRI: return d.setf ? Fast::kGeneric : Fast::kOrI;
-    case Op::kXorRI: return d.setf ? Fast::kGeneric : Fast::kXorI;
-    case Op::kShRI: return d.setf ? Fast::kGeneric : Fast::kShI;
-    case Op::kShaRI: return d.setf ? Fast::kGeneric : Fast::kShaI;
-    default: break;
+    case Op::kSel: return Fast::kSel;
+    case Op::kScc: return Fast::kScc;
+    case Op::kPopc: return Fast::kPopc;
+    case Op::kLeadz: return Fast::kLeadz;
+    case Op::kTrailz: return Fast::kTrailz;
+    default: return Fast::kGeneric;
   }
-  if (d.cc == 0 && !d.setf) {
-    switch (d.op) {
-      case Op::kAddRR: return Fast::kAddR;
-      case Op::kSubRR: return Fast::kSubR;
-      case Op::kAndRR: return Fast::kAndR;
-      case Op::kOrRR: return Fast::kOrR;
-      case Op::kXorRR: return Fast::kXorR;
-      default: break;
-    }
+}
+
+}  // namespace
+
+Fast fast_op(const Insn& d) {
+  switch (d.op) {
+    case Op::kSli: return d.writes_sp ? Fast::kGeneric : Fast::kSli;
+    case Op::kBr: return fast_at(Fast::kBr0, d.cc & 15u);
+    case Op::kAluToPc:
+      // bt %rX / mov %rX, %pc; RI, SELECT and SCC into pc are rare.
+      return d.rrm && d.alu <= 8 && d.cc == 0 && !d.setf && d.rs1 != kPc && d.rs2 != kPc ? Fast::kJmpR : Fast::kGeneric;
+    case Op::kLoad:
+    case Op::kStore: return memory_op(d);
+    case Op::kBrr:
+    case Op::kIllegal: return Fast::kGeneric;
+    default: return alu_op(d);
   }
-  if (d.op == Op::kSubRR && d.cc == 0) return Fast::kSubRF;
-  const bool plain = d.mode == AddrMode::kOffset && !d.rrm && d.width == Width::kWord;
-  if (plain && d.op == Op::kLoad && !d.to_pc) return Fast::kLdW;
-  if (plain && d.op == Op::kStore) return Fast::kStW;
-  return Fast::kGeneric;
 }
 
 Insn decode(std::uint32_t w) {

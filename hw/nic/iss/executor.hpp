@@ -88,6 +88,10 @@ inline void jump_after(CpuState& s, unsigned slots, std::uint32_t target) {
   }
 }
 
+[[noreturn]] inline void stack_fault(std::uint32_t pc, std::uint32_t sp) {
+  throw Fault{FaultKind::kStackOverflow, pc, sp, "stack pointer below the stack limit"};
+}
+
 // Executes one fetched instruction at `pc` (its pc already in s.pc and r2) and returns its
 // cycles (a taken branch included). Does not touch the counters or the delay-slot shift: the
 // loops do that. Shared by run() below and the block engine (threaded.hpp).
@@ -218,9 +222,7 @@ inline std::uint64_t execute(CpuState& s, Env& env, const Insn& d, std::uint32_t
     default:
       throw Fault{FaultKind::kIllegalInstruction, pc, pc, "illegal instruction"};
   }
-  if (d.writes_sp && R[kSp] < s.stack_limit) {
-    throw Fault{FaultKind::kStackOverflow, pc, R[kSp], "stack pointer below the stack limit"};
-  }
+  if (d.writes_sp && R[kSp] < s.stack_limit) stack_fault(pc, R[kSp]);
   return cyc;
 }
 

@@ -74,14 +74,36 @@ enum class Width : std::uint8_t { kWord = 4, kHalf = 2, kByte = 1 };
 // Cycle-model classes (the core maps each to a configurable cycle count).
 enum class CycleClass : std::uint8_t { kAlu, kLoad, kStore, kBranch, kJump, kLoadPc, kCount };
 
-// Handlers of the block engine (threaded.hpp): the hot forms get a specialised handler, every
-// other instruction runs through the generic execute(). Chosen by decode(), see fast_op().
+// Handlers of the block engine (threaded.hpp): every common form gets a specialised handler
+// with its operands pre-extracted, the rest runs through the generic execute(). Chosen by
+// decode(), see fast_op(). One list feeds the enum and the engine's handler table.
+//   ALU, 9 ops each in Op order (add addc sub subb and or xor sh sha): RI, RI .f, RR, RR .f
+//   (RR unpredicated); rd != sp, no operand is pc.
+//   Memory, per addressing form (Off = rs1 + imm incl. base and SLS absolute, Pre, Post,
+//   RR = rs1 add rs2): loads W H Hu B Bu, then stores W H B.
+#define SANVP_FAST_LIST(X)                                                                                  \
+  X(kGeneric)                                                                                               \
+  X(kAddI) X(kAddcI) X(kSubI) X(kSubbI) X(kAndI) X(kOrI) X(kXorI) X(kShI) X(kShaI)                          \
+  X(kAddIF) X(kAddcIF) X(kSubIF) X(kSubbIF) X(kAndIF) X(kOrIF) X(kXorIF) X(kShIF) X(kShaIF)                 \
+  X(kAddR) X(kAddcR) X(kSubR) X(kSubbR) X(kAndR) X(kOrR) X(kXorR) X(kShR) X(kShaR)                          \
+  X(kAddRF) X(kAddcRF) X(kSubRF) X(kSubbRF) X(kAndRF) X(kOrRF) X(kXorRF) X(kShRF) X(kShaRF)                 \
+  X(kPredR) /* predicated RR without .f */                                                                  \
+  X(kSel) X(kScc) X(kPopc) X(kLeadz) X(kTrailz) X(kSli)                                                     \
+  X(kAddISp) X(kSubISp) /* RI add/sub into sp: stack guard */                                               \
+  X(kAddPcI) /* add %pc, imm, rd: the call idiom */                                                         \
+  X(kBr0) X(kBr1) X(kBr2) X(kBr3) X(kBr4) X(kBr5) X(kBr6) X(kBr7)                                            \
+  X(kBr8) X(kBr9) X(kBr10) X(kBr11) X(kBr12) X(kBr13) X(kBr14) X(kBr15) /* b<cc>, by cc */                  \
+  X(kJmpR) /* unpredicated RR op into pc without .f: bt %rX, mov %rX, %pc */                                \
+  X(kLdWPc) /* ld off[rs1], %pc: return */                                                                  \
+  X(kLdWOff) X(kLdHOff) X(kLdHuOff) X(kLdBOff) X(kLdBuOff) X(kStWOff) X(kStHOff) X(kStBOff)                 \
+  X(kLdWPre) X(kLdHPre) X(kLdHuPre) X(kLdBPre) X(kLdBuPre) X(kStWPre) X(kStHPre) X(kStBPre)                 \
+  X(kLdWPost) X(kLdHPost) X(kLdHuPost) X(kLdBPost) X(kLdBuPost) X(kStWPost) X(kStHPost) X(kStBPost)         \
+  X(kLdWRR) X(kLdHRR) X(kLdHuRR) X(kLdBRR) X(kLdBuRR) X(kStWRR) X(kStHRR) X(kStBRR)
+
 enum class Fast : std::uint8_t {
-  kGeneric,
-  kAddI, kSubI, kAndI, kOrI, kXorI, kShI, kShaI, kSubIF,  // RI, no flags unless F; rd != sp
-  kAddR, kSubR, kAndR, kOrR, kXorR, kSubRF,               // RR, unpredicated; rd != sp
-  kSli, kBr,
-  kLdW, kStW,  // word load/store at rs1 + imm (RM offset mode); load not into pc or sp
+#define SANVP_FAST_ENUM(N) N,
+  SANVP_FAST_LIST(SANVP_FAST_ENUM)
+#undef SANVP_FAST_ENUM
   kCount
 };
 
@@ -117,6 +139,15 @@ struct BlockRef {
   const Insn* insns = nullptr;
   std::uint32_t len = 0;
   std::uint64_t max_cycles = 0;
+};
+
+// The host window the block engine loads and stores through directly (DMI): [lo, lo + len)
+// at `host`; stores into [code_lo, code_lo + code_len) must still go through the environment
+// (self-modifying code). len == 0: no direct access.
+struct DirectMem {
+  std::uint8_t* host = nullptr;
+  std::uint32_t lo = 0, len = 0;
+  std::uint32_t code_lo = 0, code_len = 0;
 };
 
 Insn decode(std::uint32_t word);
