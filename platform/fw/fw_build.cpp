@@ -95,7 +95,8 @@ std::vector<std::string> compile_all(const BuildOptions& o, const Toolchain& tc,
   std::vector<std::string> objs;
   for (std::size_t k = 0; k < o.sources.size(); ++k) {
     const std::string& src = o.sources[k];
-    if (!fs::is_regular_file(src)) throw UserError(fmt::format("fw build: source '{}' not found", src));
+    std::error_code ec;
+    if (!fs::is_regular_file(src, ec)) throw UserError(fmt::format("fw build: source '{}' not found", src));
     const std::string obj = (dir / fmt::format("{}_{}.o", k, fs::path(src).stem().string())).string();
     std::vector<std::string> argv{kClangxx};
     argv.insert(argv.end(), std::begin(kBaseFlags), std::end(kBaseFlags));

@@ -40,7 +40,8 @@ void from_scenario(const std::string& file, NetworkArg& n) {
 
 NetworkArg load_network_arg(const std::string& arg, const std::vector<std::string>& gen_args) {
   NetworkArg n;
-  if (gen_args.empty() && std::filesystem::exists(arg)) {
+  std::error_code ec;  // a name the file system refuses is not a file: the error below names it
+  if (gen_args.empty() && std::filesystem::exists(arg, ec)) {
     const YAML::Node root = YamlDoc::load_file(arg);
     if (root.IsMap() && root["topology"]) {
       from_scenario(arg, n);

@@ -112,6 +112,15 @@ void read_header(Scenario& s, const YamlDoc& doc) {
 }
 
 // Topology: a file name, {file: name}, or inline (explicit or generate).
+// Why `path` cannot be used as an input file ("" when it is a regular file). Never throws: a
+// name the file system refuses (too long, bad characters) is bad input, not a crash.
+std::string unusable_file(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) return "";
+  if (ec && ec != std::errc::no_such_file_or_directory) return "cannot be used: " + ec.message();
+  return fs::exists(path, ec) ? "is not a regular file" : "not found";
+}
+
 void read_topology(Scenario& s, const YamlDoc& doc) {
   const YAML::Node T = s.doc["topology"];
   if (!T) doc.fail(s.doc, "topology", "missing section 'topology' (a file name, or switches/nodes/links, or generate)");
@@ -119,7 +128,8 @@ void read_topology(Scenario& s, const YamlDoc& doc) {
     const YAML::Node f = T.IsScalar() ? T : T["file"];
     if (T.IsMap()) doc.check_keys(T, "topology", {"file"});
     const std::string path = resolve(s.dir, doc.string(f, "topology.file"));
-    if (!fs::exists(path)) doc.fail(f, T.IsScalar() ? "topology" : "topology.file", fmt::format("topology file '{}' not found", path));
+    if (const std::string why = unusable_file(path); !why.empty())
+      doc.fail(f, T.IsScalar() ? "topology" : "topology.file", fmt::format("topology file '{}' {}", path, why));
     s.topo = load_topology_file(path);
   } else {
     s.topo = load_topology(T, doc, "topology");
@@ -214,12 +224,13 @@ void read_firmware(const Scenario& s, const YAML::Node& F, const std::string& ep
     if (!b)
       doc.fail(F, ep + ".firmware", fmt::format("unknown built-in firmware '{}' (known: {})", name, fw::builtin_firmware_names()));
     p.firmware = b->image;
-    if (!fs::is_regular_file(p.firmware))
+    if (!unusable_file(p.firmware).empty())
       doc.fail(F, ep + ".firmware", fmt::format("built-in firmware '{}' has not been built (expected at '{}': build target {})", name,
                                                 p.firmware, b->target));
   } else {
     p.firmware = resolve(s.dir, p.firmware_given);
-    if (!fs::is_regular_file(p.firmware)) doc.fail(F, ep + ".firmware", fmt::format("firmware image '{}' not found", p.firmware));
+    if (const std::string why = unusable_file(p.firmware); !why.empty())
+      doc.fail(F, ep + ".firmware", fmt::format("firmware image '{}' {}", p.firmware, why));
   }
   p.where = Origin{doc.where(F), ep + ".firmware"};
 }

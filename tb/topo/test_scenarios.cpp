@@ -155,6 +155,12 @@ TEST_CASE("scenario mistakes are reported with position and key") {
   REQUIRE(error_of([&] { load("- a\n- b\n"); }) == f + ":1:1: scenario: a scenario file is a map with at least a 'topology' section");
   REQUIRE(error_of([&] { load("topology: nothere.yaml\n"); }) ==
           fmt::format("{}:1:11: topology: topology file '{}' not found", f, (d / "nothere.yaml").string()));
+  // A name the file system refuses (longer than NAME_MAX) is bad input with the reason, not a crash.
+  const std::string too_long(300, 'x');
+  REQUIRE(error_of([&] { load("topology: " + too_long + "\n"); }) ==
+          fmt::format("{}:1:11: topology: topology file '{}' cannot be used: File name too long", f, (d / too_long).string()));
+  REQUIRE(error_of([&] { load("topology: {generate: {type: single}}\nnodes:\n  - {id: 0, firmware: " + too_long + "}\n"); }) ==
+          fmt::format("{}:3:23: nodes[0].firmware: firmware image '{}' cannot be used: File name too long", f, (d / too_long).string()));
   REQUIRE(error_of([&] { load("topology: {generate: {type: single}}\ntrafic: {load: 0.1}\n"); }).rfind(f + ":2:1: trafic: unknown key 'trafic'", 0) == 0);
   REQUIRE(error_of([&] { load("topology: {generate: {type: single}}\ntraffic: {lod: 0.1}\n"); }).rfind(f + ":2:11: traffic.lod: unknown key 'lod'", 0) == 0);
   REQUIRE(error_of([&] { load("topology: {generate: {type: single}}\nduration: soon\n"); }) ==
