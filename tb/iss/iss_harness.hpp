@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -109,7 +110,6 @@ struct FlatEnv {
 
   // Block engine: the block at pc, decoded afresh at every lookup (a store into code leaves
   // the running block). Ends as the core's blocks do: after a transfer and its delay slots.
-  std::vector<lanai::Insn> blk;
   bool leave_block = false;
   bool direct = true;  // hand the block engine the whole memory as its DMI window
   lanai::DirectMem direct_mem() {
@@ -118,6 +118,8 @@ struct FlatEnv {
   }
   lanai::BlockRef block(lanai::CpuState& s, std::uint32_t pc) {
     fetch(s, pc);  // the same faults and end of program as the one-instruction loop
+    Built& b = built[pc];  // replaced: no block runs while the engine looks one up
+    std::vector<lanai::Insn>& blk = b.insns;
     blk.clear();
     std::uint64_t max_cycles = 0;
     unsigned slots = 0;
@@ -134,8 +136,27 @@ struct FlatEnv {
         break;
       }
     }
+    b.max_cycles = max_cycles;
     return {blk.data(), static_cast<std::uint32_t>(blk.size()), max_cycles};
   }
+  // Chaining: a block built before, if every word of it is still in memory as decoded then
+  // (the end of the program and faults take the slow path).
+  const lanai::Insn* chain(std::uint32_t pc, std::uint64_t cycles, std::uint64_t budget, std::uint32_t& len) {
+    const auto it = built.find(pc);
+    if (pc == code_hi || it == built.end() || cycles + it->second.max_cycles >= budget) return nullptr;
+    const std::vector<lanai::Insn>& v = it->second.insns;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (pc + 4 * i + 4 > code_hi || ld32(pc + static_cast<std::uint32_t>(4 * i)) != v[i].raw) return nullptr;
+    ++chained;
+    len = static_cast<std::uint32_t>(v.size());
+    return v.data();
+  }
+  struct Built {
+    std::vector<lanai::Insn> insns;
+    std::uint64_t max_cycles = 0;
+  };
+  std::map<std::uint32_t, Built> built;
+  std::uint64_t chained = 0;  // blocks entered through chain()
 };
 
 // Runs `asm_text` from code_lo until pc reaches the end of the code; registers preset by `init`.

@@ -89,6 +89,35 @@ std::vector<std::uint32_t> patch_other_page() {
   return l.words();
 }
 
+// A loop whose blocks go into one another through block chaining (none of them accesses
+// memory): 100 passes through a target in the next page, which adds r7 to a sum. On pass 50 a
+// store replaces the target's first instruction; the next pass reaches the target through a
+// chain from a block built before the store. exit(50 x 1 + 50 x 42).
+std::vector<std::uint32_t> patch_chained_target() {
+  Listing l;
+  l.add("add %r0, 0x1000000, %r3");  // 0x100
+  l.add("mov 0, %r8");               // 0x104 sum
+  l.add("mov 100, %r9");             // 0x108 passes left
+  l.add("bt 0x210");                 // 0x10c loop: run the target
+  l.add("nop");                      // 0x110
+  l.add("sub.f %r9, 1, %r9");        // 0x114 back:
+  l.add("beq 0x138");                // 0x118 done
+  l.add("nop");                      // 0x11c
+  l.add("sub.f %r9, 50, %r0");       // 0x120
+  l.add("bne 0x10c");                // 0x124 not pass 50: loop
+  l.add("nop");                      // 0x128
+  l.add("ld 0x140[%r0], %r5");       // 0x12c pass 50:
+  l.add("bt 0x10c");                 // 0x130
+  l.add("st %r5, 0x210[%r0]");       // 0x134 delay slot: patch the target
+  l.add("st %r8, 8[%r3]");           // 0x138 exit(r8)
+  l.fill(0x140).add(fmt::format(".long 0x{:08x}", word_of("add %r0, 42, %r7")));
+  l.fill(0x210);
+  l.add("add %r0, 1, %r7");    // 0x210 target, in the next page
+  l.add("bt 0x114");           // 0x214
+  l.add("add %r8, %r7, %r8");  // 0x218 delay slot
+  return l.words();
+}
+
 // 200 stores to a data word right after the code, then exit(the last value stored).
 std::vector<std::uint32_t> data_stores() {
   Listing l;
@@ -193,4 +222,37 @@ TEST_CASE("code patched in another page with a 1 ns quantum", "[core][block][qua
 TEST_CASE("data-store loop without DMI and with a 1 ns quantum", "[core][block][quantum]") {
   ParamValues pv = test::test_params({"nic.core.dmi=false", "sim.quantum=1ns"});
   check_data_stores(run(pv, data_stores()));
+}
+
+// Block chaining: the target's block, entered through chains before, is dropped by the store
+// into its page; the chain that leads to it next must not run the old decode. The same counts
+// and time through the one-instruction loop (DMI off), which reads memory on every fetch.
+// 3 setup, 98 passes of 11 instructions (14 cycles), the patching pass 14 (18), the last 8 (11).
+constexpr std::uint64_t kChainedInsns = 3 + 98 * 11 + 14 + 8 + 1;
+constexpr std::uint64_t kChainedCycles = 3 + 98 * 14 + 18 + 11;
+
+void check_chained(const Outcome& r) {
+  REQUIRE(r.result.outcome == nic::LanaiCore::Outcome::kExited);
+  CHECK(r.result.exit_code == 50 + 50 * 42);
+  CHECK(r.result.instructions == kChainedInsns);
+  CHECK(r.result.cycles == kChainedCycles + 1);
+  CHECK(r.result.end_time == period_time(kChainedCycles));
+}
+
+TEST_CASE("a chain never enters a block dropped by a store into its page", "[core][block][chain]") {
+  ParamValues pv;
+  const auto r = run(pv, patch_chained_target());
+  check_chained(r);
+  CHECK(r.stats.pages_dropped == 1);  // the target's page, once
+}
+
+TEST_CASE("the chained-target program through the one-instruction loop", "[core][block][chain][dmi]") {
+  ParamValues pv = test::test_params({"nic.core.dmi=false"});
+  check_chained(run(pv, patch_chained_target()));
+}
+
+TEST_CASE("the chained-target program with a 1 ns quantum (no chains: every slice ends in a block)",
+          "[core][block][chain][quantum]") {
+  ParamValues pv = test::test_params({"sim.quantum=1ns"});
+  check_chained(run(pv, patch_chained_target()));
 }

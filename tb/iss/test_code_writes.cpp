@@ -139,3 +139,22 @@ TEST_CASE("the SRAM tells a listener of writes in its range with writer and rang
   sram.put8(0x150, 1, nic::SramWriter::kRecvDma);
   CHECK(heard.size() == 3);
 }
+
+// Block chaining: in spin_until_patched the blocks go into one another through chains (no
+// block accesses memory), so after the write the patched block is reached through a chain
+// from a block built before it. The write drops it; with a 1 us quantum the core sees the new
+// instruction within one slice, as the one-instruction loop does (which reads every fetch).
+TEST_CASE("a chain never enters a block dropped by a DMA write", "[core][block][sram][chain]") {
+  ParamValues pv = test::test_params({"sim.quantum=1us"});
+  const auto r = run(pv, spin_until_patched(), 0);
+  check_patched(r, 1 * kUs);
+  CHECK(r.stats.pages_dropped == 1);
+  // At most one block per word of the ten that run (a slice may end inside a block), plus the
+  // three of the dropped page again: blocks are not rebuilt between slices.
+  CHECK(r.stats.built <= 13);
+}
+
+TEST_CASE("the same DMA write through the one-instruction loop, 1 us quantum", "[core][block][sram][chain][dmi]") {
+  ParamValues pv = test::test_params({"nic.core.dmi=false", "sim.quantum=1us"});
+  check_patched(run(pv, spin_until_patched(), 0), 1 * kUs);
+}

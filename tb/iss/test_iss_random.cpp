@@ -209,8 +209,10 @@ Machine machine(Gen& g, std::vector<std::uint32_t> code) {
   return m;
 }
 
-// Runs `count` programs; returns how many handlers each Fast kind got.
-std::array<unsigned, static_cast<unsigned>(Fast::kCount)> run_programs(std::uint32_t seed0, unsigned count, bool branchy) {
+// Runs `count` programs; returns how many handlers each Fast kind got; adds the blocks entered
+// through block chaining to *chained.
+std::array<unsigned, static_cast<unsigned>(Fast::kCount)> run_programs(std::uint32_t seed0, unsigned count, bool branchy,
+                                                                      std::uint64_t* chained = nullptr) {
   std::array<unsigned, static_cast<unsigned>(Fast::kCount)> seen{};
   for (unsigned i = 0; i < count; ++i) {
     const std::uint32_t seed = seed0 + i;
@@ -222,6 +224,7 @@ std::array<unsigned, static_cast<unsigned>(Fast::kCount)> run_programs(std::uint
     const std::uint64_t budget = g.pick(3) == 0 ? 1 + g.pick(400) : 5000;
     INFO("seed " << seed << " budget " << budget);
     REQUIRE(m.run_both(budget));
+    if (chained) *chained += m.env.chained;
   }
   return seen;
 }
@@ -233,7 +236,9 @@ TEST_CASE("random straight-line programs: block engine and one-instruction loop 
 }
 
 TEST_CASE("random branchy programs: block engine and one-instruction loop agree", "[iss][random]") {
-  run_programs(5000, 300, true);
+  std::uint64_t chained = 0;
+  run_programs(5000, 300, true, &chained);
+  CHECK(chained > 0);  // blocks went straight on into blocks built before
 }
 
 TEST_CASE("random programs without a direct-memory window agree too", "[iss][random]") {

@@ -22,6 +22,16 @@
 //   bool leave_block;                        // set by an access that invalidated code
 //   DirectMem direct_mem();                  // read at the start and again after any access
 //                                            // through the environment (only then can it change)
+//   const Insn* chain(uint32_t pc, uint64_t cycles, uint64_t budget, uint32_t& len);
+//                                            // the block at pc if it is built and valid and ends
+//                                            // before budget (len set), else nullptr
+//
+// Chaining: a block left without an access through the environment goes straight on into the
+// next one through chain(), without the slow path's lookup, build, fault and budget handling.
+// Nothing can have dropped blocks or changed the DMI window then (both happen only inside such
+// an access), and chain() returns only a block that is built now: a block dropped by a code
+// write (core store, DMA, PCI) is never entered through a chain; its pc takes the slow path,
+// which rebuilds it from memory.
 #pragma once
 #include <cstdint>
 
@@ -72,15 +82,29 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
   std::uint32_t hn = s.hist_n;
 #define SANVP_SYNC() (s.cycles = cycles, s.instret = instret, s.hist_n = hn)
 #if SANVP_ISS_THREADED
-#define SANVP_LABEL(N) &&L_##N,
-  static const void* const kHandlers[] = {SANVP_FAST_LIST(SANVP_LABEL)};
-#undef SANVP_LABEL
-  static_assert(sizeof kHandlers / sizeof kHandlers[0] == static_cast<unsigned>(Fast::kCount));
-#define SANVP_DISPATCH() goto* kHandlers[static_cast<unsigned>(d->xop)]
-#define SANVP_CASE(X) L_##X
+  // Two handler tables: kPlain's handlers skip the delay-slot queue test after instructions
+  // that cannot transfer control. They run while no jump is pending: from a block's entry with
+  // an empty queue up to its first transfer, after which (the rest are delay slots) and from
+  // an entry with a jump pending the block dispatches through kQueued, which tests everywhere.
+#define SANVP_LABEL_P(N) &&L_P_##N,
+#define SANVP_LABEL_Q(N) &&L_Q_##N,
+  static const void* const kPlain[] = {SANVP_FAST_LIST(SANVP_LABEL_P)};
+  static const void* const kQueued[] = {SANVP_FAST_LIST(SANVP_LABEL_Q)};
+#undef SANVP_LABEL_P
+#undef SANVP_LABEL_Q
+  static_assert(sizeof kPlain / sizeof kPlain[0] == static_cast<unsigned>(Fast::kCount));
+  const void* const* tbl = kPlain;
+#define SANVP_DISPATCH() goto* tbl[static_cast<unsigned>(d->xop)]
+#define SANVP_PASTE3_(A, B, C) A##B##C
+#define SANVP_PASTE3(A, B, C) SANVP_PASTE3_(A, B, C)
+#define SANVP_CASE(X) SANVP_PASTE3(L_, SANVP_V, X)
+#define SANVP_QUEUED() tbl = kQueued;
+#define SANVP_PICK_TABLE() tbl = s.qmask ? kQueued : kPlain;
 #else
 #define SANVP_DISPATCH() goto dispatch
 #define SANVP_CASE(X) case Fast::X
+#define SANVP_QUEUED()
+#define SANVP_PICK_TABLE()
 #endif
 // r2 is stored only where it can be read or seen: by the generic handler (the specialised ones
 // never read r2, see fast_op), before accesses through the environment (which may fault or let
@@ -89,11 +113,10 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
 #define SANVP_ENTER()           \
   s.hist[hn++ & 15u] = pc;      \
   SANVP_DISPATCH()
-  // End of an instruction: counters, then the delay-slot queue exactly as run() does it; a
-  // redirected pc ends the block.
-#define SANVP_RETIRE(CYC)                              \
-  cycles += (CYC);                                     \
-  ++instret;                                           \
+  // End of an instruction: counters, then the delay-slot queue exactly as run() does it (a
+  // redirected pc ends the block); SANVP_VTEST() is the queue test in the kQueued handlers and
+  // nothing in the kPlain ones, where the queue is empty. Transfers (_T) always test.
+#define SANVP_QTEST()                                  \
   if (__builtin_expect(s.qmask != 0, 0)) {             \
     const bool jump = s.qmask & 1u;                    \
     const std::uint32_t to = s.q[0];                   \
@@ -105,18 +128,30 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
       pc = to;                                         \
       goto out;                                        \
     }                                                  \
-  }                                                    \
+  }
+#define SANVP_RETIRE(CYC, TEST) \
+  cycles += (CYC);              \
+  ++instret;                    \
+  TEST()                        \
   pc += 4;
-#define SANVP_NEXT(CYC)     \
-  SANVP_RETIRE(CYC)         \
-  if (--n == 0) goto last;  \
-  ++d;                      \
+#define SANVP_NEXT(CYC)               \
+  SANVP_RETIRE(CYC, SANVP_VTEST)      \
+  if (--n == 0) goto last;            \
+  ++d;                                \
   SANVP_ENTER();
-#define SANVP_NEXT_CHECKED(CYC)                                          \
-  SANVP_RETIRE(CYC)                                                      \
+#define SANVP_NEXT_T(CYC)             \
+  SANVP_QUEUED()                      \
+  SANVP_RETIRE(CYC, SANVP_QTEST)      \
+  if (--n == 0) goto last;            \
+  ++d;                                \
+  SANVP_ENTER();
+#define SANVP_NEXT_CHECKED_(CYC, TEST)                                   \
+  SANVP_RETIRE(CYC, TEST)                                                \
   if (--n == 0 || env.leave_block || cycles >= s.budget) goto last;      \
   ++d;                                                                   \
   SANVP_ENTER();
+#define SANVP_NEXT_CHECKED(CYC) SANVP_NEXT_CHECKED_(CYC, SANVP_VTEST)
+#define SANVP_NEXT_CHECKED_T(CYC) SANVP_QUEUED() SANVP_NEXT_CHECKED_(CYC, SANVP_QTEST)
 // Before anything that may look at the state: the environment, a fault.
 #define SANVP_EXPOSE() \
   SANVP_SYNC();        \
@@ -155,7 +190,7 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
     (void)f;                                         \
     if (COND) {                                      \
       jump_after(s, 1, d->imm);                      \
-      SANVP_NEXT(d->cyc + env.taken_extra)           \
+      SANVP_NEXT_T(d->cyc + env.taken_extra)         \
     }                                                \
     SANVP_NEXT(d->cyc)                               \
   }
@@ -232,93 +267,38 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
     // The slice ends inside this block: one instruction at a time, budget tested before each.
     std::uint32_t n = cycles + b.max_cycles < s.budget ? b.len : 1;
     env.leave_block = false;
+    SANVP_PICK_TABLE()
     SANVP_ENTER();
-#if !SANVP_ISS_THREADED
+#if SANVP_ISS_THREADED
+#define SANVP_V P_
+#define SANVP_VTEST()
+#include "hw/nic/iss/threaded_handlers.inc"
+#undef SANVP_V
+#undef SANVP_VTEST
+#define SANVP_V Q_
+#define SANVP_VTEST() SANVP_QTEST()
+#include "hw/nic/iss/threaded_handlers.inc"
+#undef SANVP_V
+#undef SANVP_VTEST
+#else
   dispatch:
     switch (d->xop) {
-#endif
-    SANVP_CASE(kGeneric) : {
-      SANVP_EXPOSE()
-      const std::uint64_t c = execute(s, env, *d, pc);
-      SANVP_NEXT_CHECKED(c)
-    }
-    SANVP_ALU9(I, d->imm, nullptr, SANVP_LF_NONE)
-    SANVP_ALU9(IF, d->imm, &s.f, SANVP_LF_RI)
-    SANVP_ALU9(R, R[d->rs2], nullptr, SANVP_LF_NONE)
-    SANVP_ALU9(RF, R[d->rs2], &s.f, SANVP_LF_RR)
-    SANVP_CASE(kPredR) : {
-      if (cond_holds(d->cc, s.f)) R[d->rd] = alu::op(d->alu, R[d->rs1], R[d->rs2], s.f, false);
-      SANVP_NEXT(d->cyc)
-    }
-    SANVP_CASE(kSel) : { R[d->rd] = cond_holds(d->cc, s.f) ? R[d->rs1] : R[d->rs2]; SANVP_NEXT(d->cyc) }
-    SANVP_CASE(kScc) : { R[d->rd] = cond_holds(d->cc, s.f) ? 1u : 0u; SANVP_NEXT(d->cyc) }
-    SANVP_CASE(kPopc) : {
-      R[d->rd] = static_cast<std::uint32_t>(__builtin_popcount(R[d->rs1]));
-      SANVP_NEXT(d->cyc)
-    }
-    SANVP_CASE(kLeadz) : {
-      const std::uint32_t a = R[d->rs1];
-      R[d->rd] = a ? static_cast<std::uint32_t>(__builtin_clz(a)) : 32u;
-      SANVP_NEXT(d->cyc)
-    }
-    SANVP_CASE(kTrailz) : {
-      const std::uint32_t a = R[d->rs1];
-      R[d->rd] = a ? static_cast<std::uint32_t>(__builtin_ctz(a)) : 32u;
-      SANVP_NEXT(d->cyc)
-    }
-    SANVP_CASE(kSli) : { R[d->rd] = d->imm; SANVP_NEXT(d->cyc) }
-    SANVP_CASE(kAddISp) : {
-      R[d->rd] = R[d->rs1] + d->imm;
-      SANVP_SP_CHECK()
-      SANVP_NEXT(d->cyc)
-    }
-    SANVP_CASE(kSubISp) : {
-      R[d->rd] = R[d->rs1] - d->imm;
-      SANVP_SP_CHECK()
-      SANVP_NEXT(d->cyc)
-    }
-    SANVP_CASE(kAddPcI) : { R[d->rd] = pc + d->imm; SANVP_NEXT(d->cyc) }
-    SANVP_BR(0, true)
-    SANVP_BR(1, false)
-    SANVP_BR(2, f.c && !f.z)
-    SANVP_BR(3, !f.c || f.z)
-    SANVP_BR(4, !f.c)
-    SANVP_BR(5, f.c)
-    SANVP_BR(6, !f.z)
-    SANVP_BR(7, f.z)
-    SANVP_BR(8, !f.v)
-    SANVP_BR(9, f.v)
-    SANVP_BR(10, !f.n)
-    SANVP_BR(11, f.n)
-    SANVP_BR(12, f.n == f.v)
-    SANVP_BR(13, f.n != f.v)
-    SANVP_BR(14, !f.z && f.n == f.v)
-    SANVP_BR(15, f.z || f.n != f.v)
-    SANVP_CASE(kJmpR) : {
-      jump_after(s, 1, alu::op(d->alu, R[d->rs1], R[d->rs2], s.f, false));
-      SANVP_NEXT(d->cyc)
-    }
-    SANVP_CASE(kLdWPc) : {
-      const std::uint32_t ea = R[d->rs1] + d->imm, off = ea - dm.lo;
-      if (__builtin_expect((ea & 3u) == 0 && off < dm.len, 1)) {
-        jump_after(s, 2, direct::ld32(dm.host + off));
-        SANVP_NEXT(d->cyc)
-      }
-      SANVP_EXPOSE()
-      jump_after(s, 2, env.load(s, ea, Width::kWord, false));
-      SANVP_NEXT_CHECKED(d->cyc)
-    }
-    SANVP_MEM8(Off, SANVP_K_OFF, k, SANVP_WB_NONE, SANVP_CHK_NONE)
-    SANVP_MEM8(Pre, SANVP_K_OFF, k, SANVP_WB_SET, SANVP_CHK_SET)
-    SANVP_MEM8(Post, SANVP_K_OFF, base, SANVP_WB_SET, SANVP_CHK_SET)
-    SANVP_MEM8(RR, SANVP_K_RR, k, SANVP_WB_NONE, SANVP_CHK_NONE)
-#if !SANVP_ISS_THREADED
+#define SANVP_VTEST() SANVP_QTEST()
+#include "hw/nic/iss/threaded_handlers.inc"
+#undef SANVP_VTEST
       default: break;
     }
 #endif
   last:  // left after a sequential instruction: r2 = its pc
     R[kPc] = pc - 4;
   out:
+    if (!stale_dm) {
+      if (const Insn* const next = env.chain(pc, cycles, s.budget, n)) {
+        d = next;
+        SANVP_PICK_TABLE()
+        SANVP_ENTER();
+      }
+    }
     s.pc = pc;
   }
   SANVP_SYNC();
@@ -329,6 +309,16 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
 #undef SANVP_RETIRE
 #undef SANVP_NEXT
 #undef SANVP_NEXT_CHECKED
+#undef SANVP_NEXT_CHECKED_
+#undef SANVP_NEXT_CHECKED_T
+#undef SANVP_NEXT_T
+#undef SANVP_QTEST
+#undef SANVP_QUEUED
+#undef SANVP_PICK_TABLE
+#if SANVP_ISS_THREADED
+#undef SANVP_PASTE3
+#undef SANVP_PASTE3_
+#endif
 #undef SANVP_EXPOSE
 #undef SANVP_SP_CHECK
 #undef SANVP_ALU9
