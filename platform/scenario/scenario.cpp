@@ -118,6 +118,7 @@ std::string unusable_file(const std::string& path) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) return "";
   if (ec && ec != std::errc::no_such_file_or_directory) return "cannot be used: " + ec.message();
+  if (fs::is_directory(path, ec)) return "is a folder, not a file";
   return fs::exists(path, ec) ? "is not a regular file" : "not found";
 }
 
