@@ -334,7 +334,7 @@ void TrafficEndpoint::consume(const Flit& f, Time at) {
   ++stats_.recv_bytes;
   if (f.tail) {
     rx_active_ = false;
-    r.tail_arrival = at;
+    table_.set_tail_arrival(rx_pkt_, at);
     if (rx_bad_ || r.dst != id_) {
       r.corrupt = true;
       ++stats_.errors;

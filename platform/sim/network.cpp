@@ -47,7 +47,7 @@ LinkChannel* Network::make_channel(const std::string& path) {
     // A packet of the table a fault touched may arrive bad (expected, not a model error); one
     // whose end was lost here is done (the run does not wait for it).
     f->set_on_fault([this](std::uint32_t p) { if (p < packets_.size()) packets_[p].faulted = true; });
-    f->set_on_lost([this](std::uint32_t p, Time) { if (p < packets_.size()) packets_[p].dropped = true; });
+    f->set_on_lost([this](std::uint32_t p, Time) { if (p < packets_.size()) packets_.set_dropped(p); });
     ch->set_faults(std::move(f));
   }
   return ch;
@@ -102,7 +102,7 @@ void Network::build() {
   }
   // A worm a switch consumes (bad route byte, runt) is done: the run does not wait for it.
   for (auto& sw : switches_)
-    sw->set_consume_observer([this](std::uint32_t p, Time) { if (p < packets_.size()) packets_[p].dropped = true; });
+    sw->set_consume_observer([this](std::uint32_t p, Time) { if (p < packets_.size()) packets_.set_dropped(p); });
   routes_.assign(static_cast<std::size_t>(nodes()), std::vector<std::vector<std::uint8_t>>(static_cast<std::size_t>(nodes())));
   if (check_) {
     monitor_ = std::make_unique<FabricMonitor>("monitor");

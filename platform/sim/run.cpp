@@ -206,11 +206,7 @@ void write_timeline(const Report& rep, const Timeline* tl, const RunOptions& opt
   rep.write({opt.timeline.file, "--timeline"}, tl->text(tl->other_data(command, opt.scenario, opt.seed)));
 }
 
-std::uint64_t in_flight(Network& net) {
-  std::uint64_t done = 0;
-  for (const auto& r : net.packets().all()) if (r.tail_arrival != kNever || r.dropped) ++done;
-  return net.packets().size() - done;
-}
+std::uint64_t in_flight(Network& net) { return net.packets().open(); }
 
 // How the run loop ended.
 struct LoopEnd {
