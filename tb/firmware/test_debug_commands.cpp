@@ -1,11 +1,13 @@
 // Issue 20 part 2: `--debug NODES --debug-commands FILE` on the commands that run firmware in a
-// network besides `sanvp run`: `msg` (its own run loop), `grim` and `fbs run` (run_simulation).
+// network besides `sanvp run`: `msg` (its own run loop), `grim`, `fbs run`, `tdma run` and
+// `tdma sync` (run_simulation).
 // A scripted session breaks on a firmware symbol, prints the backtrace and continues; the
 // command's report and printed results are those of a run without the debugger.
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <unistd.h>
 
 #include "tb/firmware/run_util.hpp"
@@ -46,6 +48,16 @@ void check_session(const Runs& r, int node) {
 
 const std::string kSession = "break main\ncontinue\nbt\ncontinue\n";
 
+// Printed results without the lines that differ between any two runs: the wall-time rate and
+// the report's path.
+std::string stable(const std::string& out) {
+  std::string keep, line;
+  std::istringstream in(out);
+  while (std::getline(in, line))
+    if (line.find(" s wall (") == std::string::npos && line.rfind("report: ", 0) != 0) keep += line + "\n";
+  return keep;
+}
+
 }  // namespace
 
 TEST_CASE("debug commands: msg runs node 1 under the debugger with the same results", "[debugger][network]") {
@@ -82,5 +94,25 @@ TEST_CASE("debug commands: grim and fbs run under the debugger with the same res
     CHECK(bad.err.rfind(why, 0) == 0);
     CHECK(bad.err.find('\n') == bad.err.size() - 1);  // one line
   }
+  std::remove((kTmp + "-x.json").c_str());
+}
+
+TEST_CASE("debug commands: tdma run and tdma sync run a node under the debugger with the same results", "[debugger][network]") {
+  const std::string streams = std::string(SANVP_SOURCE_DIR) + "/platform/tdma/appendix-a.streams.yaml";
+  const Runs r = both("tdma run " + streams + " tdma-a --cycles 2", 1, kSession);
+  INFO(r.plain.out << r.plain.err << r.dbg.out << r.dbg.err);
+  CHECK(r.plain.rc == 0);
+  CHECK(r.dbg.rc == 0);
+  check_session(r, 1);
+  CHECK(stable(r.dbg.out).find(stable(r.plain.out)) != std::string::npos);
+  const Runs s = both("tdma sync single ports=4", 2, kSession);
+  INFO(s.plain.out << s.plain.err << s.dbg.out << s.dbg.err);
+  CHECK(s.plain.rc == 0);
+  CHECK(s.dbg.rc == 0);
+  check_session(s, 2);
+  CHECK(stable(s.dbg.out).find(stable(s.plain.out)) != std::string::npos);
+  const auto bad = run(fmt::format("{} tdma sync single ports=4 --report {}-x.json --debug 4", sanvp::test::sanvp_bin(), kTmp));
+  CHECK(bad.rc == 2);
+  CHECK(bad.err.rfind("error: --debug: ", 0) == 0);
   std::remove((kTmp + "-x.json").c_str());
 }
