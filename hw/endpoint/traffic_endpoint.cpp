@@ -39,15 +39,13 @@ double TrafficConfig::mean_payload() const {
   return sum / wsum;
 }
 
-TrafficEndpoint::TrafficEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, std::uint64_t seed,
-                           const FlowControlConfig& rx_fc)
-    : sc_module(name), id_(id), table_(table), rng_(seed, std::string(this->name()) + ".traffic"), fc_("in", rx_fc) {
+TrafficEndpoint::TrafficEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, GenerationClock& clock,
+                                 std::uint64_t seed, const FlowControlConfig& rx_fc)
+    : sc_module(name), id_(id), table_(table), rng_(seed, std::string(this->name()) + ".traffic"), fc_("in", rx_fc),
+      clock_(clock), clock_slot_(clock.add([this] { generate(); })) {
   fc_.set_head_listener([this](Time arrival) { drain_ev_.at(std::max(arrival, pause_end(arrival))); });
   SC_METHOD(transmit);
   sensitive << xmit_ev_.event();
-  dont_initialize();
-  SC_METHOD(generate);
-  sensitive << gen_ev_;
   dont_initialize();
   SC_METHOD(drain);
   sensitive << drain_ev_.event();
@@ -94,7 +92,7 @@ void TrafficEndpoint::start_traffic(const TrafficConfig& cfg, int nodes) {
   traffic_ = cfg;
   nodes_ = nodes;
   traffic_on_ = cfg.pattern != "none" && (cfg.targets.empty() ? nodes > 1 : cfg.targets.size() > 1);
-  if (traffic_on_) gen_ev_.notify(delay_to(cfg.start));
+  if (traffic_on_) clock_.at(clock_slot_, std::max(cfg.start, now_ps()));
 }
 
 int TrafficEndpoint::pick_destination() {
@@ -144,7 +142,7 @@ void TrafficEndpoint::generate() {
     }
     const double mean = static_cast<double>(wire_flits) * static_cast<double>(cp) / traffic_.load;
     Time g = static_cast<Time>(std::llround(-std::log(1.0 - rng_.uniform01()) * mean));
-    gen_ev_.notify(sc_core::sc_time::from_value(g ? g : 1));
+    clock_.at(clock_slot_, now + (g ? g : 1));
     return;
   }
   // Hops are known only from the route; the offered load counts the flits this node puts on its
@@ -159,7 +157,7 @@ void TrafficEndpoint::generate() {
   Time g = static_cast<Time>(std::llround(gap));
   if (g == 0) g = 1;
   inject(dst, payload, now);
-  gen_ev_.notify(sc_core::sc_time::from_value(g));
+  clock_.at(clock_slot_, now + g);
 }
 
 void TrafficEndpoint::inject_raw(std::vector<std::uint8_t> bytes, Time when) {

@@ -17,6 +17,7 @@
 #include "hw/link/flow_controller.hpp"
 #include "hw/base/rng.hpp"
 #include "hw/base/wakeup.hpp"
+#include "hw/endpoint/generation_clock.hpp"
 #include "hw/endpoint/traffic_endpoint_params.hpp"
 
 namespace sanvp {
@@ -45,8 +46,9 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   };
 
   SC_HAS_PROCESS(TrafficEndpoint);
-  TrafficEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, std::uint64_t seed,
-               const FlowControlConfig& rx_fc);
+  // `clock` runs this endpoint's traffic generator (shared by the network's endpoints).
+  TrafficEndpoint(sc_core::sc_module_name name, int id, PacketTable& table, GenerationClock& clock, std::uint64_t seed,
+                  const FlowControlConfig& rx_fc);
 
   int id() const { return id_; }
   void attach_output(LinkChannel* ch);
@@ -123,7 +125,8 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   Time stop_began_ = 0;
   std::uint32_t next_seq_ = 0;
   Wakeup xmit_ev_, drain_ev_;  // several causes each (hw/base/wakeup.hpp)
-  sc_core::sc_event gen_ev_;   // one cause: the generator's own next arrival
+  GenerationClock& clock_;     // wakes generate() (one cause: the generator's own next arrival)
+  std::size_t clock_slot_ = 0;
   TrafficConfig traffic_;
   int nodes_ = 0;
   bool traffic_on_ = false;

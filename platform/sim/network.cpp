@@ -79,11 +79,12 @@ void Network::build() {
     switches_.push_back(std::make_unique<Switch>(path.c_str(), cfg));
   }
   external_.resize(attach_.size());
+  generators_ = std::make_unique<GenerationClock>("traffic_generators");
   for (int n = 0; n < nodes(); ++n) {
     if (is_external(n)) { nodes_.push_back(nullptr); continue; }
     const std::string path = fmt::format("n{}", n);
     FlowControlConfig fc = FlowControlConfig::from_params(pv_, path);
-    nodes_.push_back(std::make_unique<TrafficEndpoint>(path.c_str(), n, packets_, seed_, fc));
+    nodes_.push_back(std::make_unique<TrafficEndpoint>(path.c_str(), n, packets_, *generators_, seed_, fc));
   }
   // Node links first (n<j>.out, then sw<i>.p<k>.out), then trunks, as channels are traced.
   const ChannelFactory make = [this](const std::string& path) { return make_channel(path); };

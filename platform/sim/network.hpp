@@ -79,6 +79,7 @@ class Network {
   std::vector<Attachment> attach_;
   std::vector<Trunk> trunks_;
   std::vector<std::unique_ptr<Switch>> switches_;
+  std::unique_ptr<GenerationClock> generators_;           // the endpoints' traffic generators, in node order
   std::vector<std::unique_ptr<TrafficEndpoint>> nodes_;  // null for external nodes
   std::vector<ExternalNode> external_;
   std::vector<std::unique_ptr<LinkChannel>> channels_;
