@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "tb/firmware/net_scenario.hpp"
 #include "tb/firmware/run_util.hpp"
 
 using sanvp::test::run;
@@ -21,14 +22,7 @@ const std::string kSrc = std::string(SANVP_SOURCE_DIR) + "/firmware/msg/msg_fw.c
 const std::string kTmp = "/tmp/sanvp_dmawatch_" + std::to_string(getpid());
 
 // The line of msg_fw.cpp holding `text` (the first one).
-int line_of(const std::string& text) {
-  std::istringstream in(slurp(kSrc));
-  std::string l;
-  for (int n = 1; std::getline(in, l); ++n)
-    if (l.find(text) != std::string::npos) return n;
-  FAIL("no line with " << text);
-  return 0;
-}
+int line_of(const std::string& text) { return sanvp::test::line_containing(kSrc, text); }
 
 // n1 streams 2 messages of 1 KiB to n0 over one switch; nothing else on the network.
 std::string scenario() {

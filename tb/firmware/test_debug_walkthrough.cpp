@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "tb/firmware/net_scenario.hpp"
 #include "tb/firmware/run_util.hpp"
 
 using sanvp::test::run;
@@ -59,14 +60,7 @@ std::regex pattern(const std::string& line) {
   return std::regex("^" + p + "$");
 }
 
-int line_of(const std::string& text) {
-  std::istringstream in(slurp(kSrc));
-  std::string l;
-  for (int n = 1; std::getline(in, l); ++n)
-    if (l.find(text) != std::string::npos) return n;
-  FAIL("no line with " << text);
-  return 0;
-}
+int line_of(const std::string& text) { return sanvp::test::line_containing(kSrc, text); }
 
 }  // namespace
 
