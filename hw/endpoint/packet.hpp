@@ -26,8 +26,8 @@ struct PacketRecord {
   bool corrupt = false;           // CRC or content mismatch seen
   bool faulted = false;           // a link fault touched it (hw/link/link_faults.hpp): a bad copy is expected
   bool dropped = false;           // ended inside the network: consumed by a switch or lost on a cut link
-  bool ended = false;             // delivered (tail_arrival set) or dropped: counted by PacketTable
   std::uint32_t wire_len() const { return route_len + 2u + payload + 1u; }
+  bool ended() const { return tail_arrival != kNever || dropped; }  // delivered or dropped
 };
 
 // Byte `i` of the payload of packet (src, seq, dst).
@@ -60,13 +60,13 @@ class PacketTable {
   std::size_t size() const { return records_.size(); }
   // The last flit of `id` reached its destination at `at` (again, for a duplicate).
   void set_tail_arrival(std::uint32_t id, Time at) {
+    if (!records_[id].ended()) ++ended_;
     records_[id].tail_arrival = at;
-    count_end(records_[id]);
   }
   // `id` ended inside the network (consumed by a switch, lost on a cut link).
   void set_dropped(std::uint32_t id) {
+    if (!records_[id].ended()) ++ended_;
     records_[id].dropped = true;
-    count_end(records_[id]);
   }
   // Packets neither delivered nor dropped. A counter, not a scan: the run loop asks every step,
   // and a scan of the whole run's table made a run's cost grow with the square of its length.
@@ -74,10 +74,6 @@ class PacketTable {
   const std::vector<PacketRecord>& all() const { return records_; }
 
  private:
-  void count_end(PacketRecord& r) {
-    if (!r.ended) ++ended_;
-    r.ended = true;
-  }
   std::vector<PacketRecord> records_;
   std::uint64_t ended_ = 0;
 };
