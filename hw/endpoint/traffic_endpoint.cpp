@@ -91,6 +91,7 @@ std::uint32_t TrafficEndpoint::inject_route(int dst, std::vector<std::uint8_t> r
 void TrafficEndpoint::start_traffic(const TrafficConfig& cfg, int nodes) {
   traffic_ = cfg;
   nodes_ = nodes;
+  next_ = Planned{};
   traffic_on_ = cfg.pattern != "none" && (cfg.targets.empty() ? nodes > 1 : cfg.targets.size() > 1);
   if (traffic_on_) clock_.at(clock_slot_, std::max(cfg.start, now_ps()));
 }
@@ -122,41 +123,44 @@ std::uint32_t TrafficEndpoint::pick_payload() {
   return static_cast<std::uint32_t>(traffic_.sizes.back().first);
 }
 
+// Creates the packet (or burst) planned for now, then plans the next one. A gap precedes its
+// packet and is drawn from that packet's wire length, so the first packet of a Poisson or bursty
+// source comes after a random gap too: the nodes do not all start with a packet at
+// traffic.start (a synchronized burst that a large network takes long to drain). Periodic
+// sources do start at traffic.start, in phase.
 void TrafficEndpoint::generate() {
   const Time now = now_ps();
   if (!traffic_on_ || now >= traffic_.stop) return;
+  const bool first = next_.payloads.empty();
+  for (const std::uint32_t pl : next_.payloads) inject(next_.dst, pl, now);
+  next_.payloads.clear();
+  plan_next(now, first);
+}
+
+void TrafficEndpoint::plan_next(Time now, bool first) {
   const int dst = pick_destination();
   if (dst == id_ || dst < 0) return;  // a permutation may leave a node silent
-  if (traffic_.process == "bursty") {
-    // A burst of geometric length (mean traffic.burst) to one destination, created at once; the
-    // gap to the next burst is exponential with a mean that keeps the offered load.
-    const Time cp = tx_.channel()->timing().cp;
-    std::uint64_t wire_flits = 0;
-    const std::size_t hops = routes_.at(static_cast<std::size_t>(dst)).size();
-    int len = 1;
-    while (rng_.uniform01() >= 1.0 / traffic_.burst) ++len;
-    for (int i = 0; i < len; ++i) {
-      const std::uint32_t pl = pick_payload();
-      wire_flits += hops + 3 + pl;
-      inject(dst, pl, now);
-    }
-    const double mean = static_cast<double>(wire_flits) * static_cast<double>(cp) / traffic_.load;
-    Time g = static_cast<Time>(std::llround(-std::log(1.0 - rng_.uniform01()) * mean));
-    clock_.at(clock_slot_, now + (g ? g : 1));
-    return;
-  }
   // Hops are known only from the route; the offered load counts the flits this node puts on its
   // link, so the mean gap is (wire length * cp) / load.
-  const auto& route = routes_.at(dst);
-  const Time cp = tx_.channel()->timing().cp;
-  const std::uint32_t payload = pick_payload();
-  const double wire = static_cast<double>(route.size() + 3 + static_cast<std::size_t>(payload));
-  const double mean = wire * static_cast<double>(cp) / traffic_.load;
-  double gap = mean;
-  if (traffic_.process == "poisson") gap = -std::log(1.0 - rng_.uniform01()) * mean;
-  Time g = static_cast<Time>(std::llround(gap));
-  if (g == 0) g = 1;
-  inject(dst, payload, now);
+  const std::size_t hops = routes_.at(static_cast<std::size_t>(dst)).size();
+  int len = 1;  // bursty: a burst of geometric length (mean traffic.burst) to one destination
+  if (traffic_.process == "bursty")
+    while (rng_.uniform01() >= 1.0 / traffic_.burst) ++len;
+  std::uint64_t wire_flits = 0;
+  next_.dst = dst;
+  for (int i = 0; i < len; ++i) {
+    const std::uint32_t pl = pick_payload();
+    wire_flits += hops + 3 + pl;
+    next_.payloads.push_back(pl);
+  }
+  const double mean = static_cast<double>(wire_flits) * static_cast<double>(tx_.channel()->timing().cp) / traffic_.load;
+  Time g = 0;
+  if (traffic_.process == "periodic") {
+    g = first ? 0 : static_cast<Time>(std::llround(mean));
+  } else {
+    g = static_cast<Time>(std::llround(-std::log(1.0 - rng_.uniform01()) * mean));
+  }
+  if (g == 0 && !first) g = 1;
   clock_.at(clock_slot_, now + g);
 }
 

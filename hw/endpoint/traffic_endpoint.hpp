@@ -105,6 +105,7 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   Time pause_end(Time t) const;
   void transmit();
   void generate();
+  void plan_next(Time now, bool first);
   int pick_destination();
   std::uint32_t pick_payload();
   void drain();
@@ -130,6 +131,8 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   TrafficConfig traffic_;
   int nodes_ = 0;
   bool traffic_on_ = false;
+  struct Planned { int dst = -1; std::vector<std::uint32_t> payloads; };  // empty: none yet
+  Planned next_;  // the packet (bursty: the burst) the generator creates at its next wake-up
   Time last_consume_ = kNever;
   // receive side: the worm being received
   bool rx_active_ = false;

@@ -221,7 +221,7 @@ TEST_CASE("traffic: permutation sends every node to one partner, never itself") 
 }
 
 TEST_CASE("traffic: permutation with a shift sends node i to node i+shift") {
-  const auto v = traffic_packets({{"pattern", "permutation"}, {"shift", "3"}, {"load", "0.2"}}, 30 * kUs);
+  const auto v = traffic_packets({{"pattern", "permutation"}, {"shift", "3"}, {"load", "0.2"}}, 100 * kUs);
   REQUIRE(v.size() > 20);
   for (const auto& r : v) REQUIRE(r.dst == (r.src + 3) % 8);
 }
