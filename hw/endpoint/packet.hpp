@@ -3,7 +3,13 @@
 // every byte and a 2 ms saturation run stays small in memory.
 #pragma once
 #include <cstdint>
+#include <cstddef>
+#include <functional>
 #include <vector>
+
+#include <fmt/format.h>
+
+#include "hw/base/error.hpp"
 
 #include "hw/base/rng.hpp"
 #include "hw/base/time.hpp"
@@ -26,6 +32,7 @@ struct PacketRecord {
   bool corrupt = false;           // CRC or content mismatch seen
   bool faulted = false;           // a link fault touched it (hw/link/link_faults.hpp): a bad copy is expected
   bool dropped = false;           // ended inside the network: consumed by a switch or lost on a cut link
+  bool released = false;          // handed to the run's statistics and freed (PacketTable::release)
   std::uint32_t wire_len() const { return route_len + 2u + payload + 1u; }
   bool ended() const { return tail_arrival != kNever || dropped; }  // delivered or dropped
 };
@@ -49,33 +56,91 @@ inline std::uint8_t payload_byte(const PacketRecord& r, std::uint32_t i) {
   }
 }
 
+// The run's packets by id (ids count up from 0 in creation order). Normally every record is kept
+// for the whole run. A run that releases (set_release) hands each packet that is final to a
+// statistics sink and frees its record, so memory stays proportional to the packets in flight:
+// final means delivered intact exactly once, untouched by a link fault, its tail arrived before
+// the release instant (nothing can change such a record any more: only faults duplicate or
+// corrupt packets). Everything else stays until the end of the run.
 class PacketTable {
  public:
+  using Sink = std::function<void(const PacketRecord&, Time now)>;
+
   std::uint32_t add(const PacketRecord& r) {
     records_.push_back(r);
-    return static_cast<std::uint32_t>(records_.size() - 1);
+    return static_cast<std::uint32_t>(base_ + records_.size() - 1);
   }
-  PacketRecord& operator[](std::uint32_t id) { return records_[id]; }
-  const PacketRecord& operator[](std::uint32_t id) const { return records_[id]; }
-  std::size_t size() const { return records_.size(); }
+  PacketRecord& operator[](std::uint32_t id) { return slot(id); }
+  const PacketRecord& operator[](std::uint32_t id) const { return const_cast<PacketTable*>(this)->slot(id); }
+  // Packets created (released ones included): ids are 0 .. size()-1.
+  std::size_t size() const { return base_ + records_.size(); }
+  bool released(std::uint32_t id) const { return id < base_ || records_[id - base_].released; }
   // The last flit of `id` reached its destination at `at` (again, for a duplicate).
   void set_tail_arrival(std::uint32_t id, Time at) {
-    if (!records_[id].ended()) ++ended_;
-    records_[id].tail_arrival = at;
+    if (!slot(id).ended()) ++ended_;
+    slot(id).tail_arrival = at;
+    if (sink_) candidates_.push_back(id);
   }
   // `id` ended inside the network (consumed by a switch, lost on a cut link).
   void set_dropped(std::uint32_t id) {
-    if (!records_[id].ended()) ++ended_;
-    records_[id].dropped = true;
+    if (!slot(id).ended()) ++ended_;
+    slot(id).dropped = true;
   }
   // Packets neither delivered nor dropped. A counter, not a scan: the run loop asks every step,
   // and a scan of the whole run's table made a run's cost grow with the square of its length.
-  std::uint64_t open() const { return records_.size() - ended_; }
-  const std::vector<PacketRecord>& all() const { return records_; }
+  std::uint64_t open() const { return size() - ended_; }
+  // Every record, in id order; only while nothing was released (tests, small tools).
+  const std::vector<PacketRecord>& all() const {
+    if (base_ != 0 || released_ != 0) throw SimError("PacketTable::all(): records were released; use for_each_kept");
+    return records_;
+  }
+  // Every record still kept (not released), with its id, in id order.
+  template <typename Fn> void for_each_kept(Fn fn) const {
+    for (std::size_t i = 0; i < records_.size(); ++i)
+      if (!records_[i].released) fn(static_cast<std::uint32_t>(base_ + i), records_[i]);
+  }
+  std::size_t kept() const { return records_.size() - released_; }
+
+  // From now on, `release(now)` hands final packets to `sink` and frees them.
+  void set_release(Sink sink) { sink_ = std::move(sink); }
+  void release(Time now);
 
  private:
+  PacketRecord& slot(std::uint32_t id) {
+    if (id < base_ || id - base_ >= records_.size() || records_[id - base_].released)
+      throw SimError(fmt::format("packet {} is not in the run's table ({})", id,
+                                 id < size() ? "its record was released after delivery" : "no such packet"));
+    return records_[id - base_];
+  }
+
+  // ids base_ .. base_ + size - 1. A vector, not a deque: the sources and sinks index it for every
+  // flit. Released records at its front are erased in one go once they are half of it.
   std::vector<PacketRecord> records_;
-  std::uint64_t ended_ = 0;
+  std::uint64_t base_ = 0;  // id of records_.front(); lower ids are all released
+  std::uint64_t ended_ = 0, released_ = 0;  // released_: released records still in records_
+  Sink sink_;
+  std::vector<std::uint32_t> candidates_;  // delivered since the last release (may not be final)
 };
 
+inline void PacketTable::release(Time now) {
+  std::size_t keep = 0;
+  for (const std::uint32_t id : candidates_) {
+    if (released(id)) continue;  // a second tail of a duplicated packet: not final anyway
+    PacketRecord& r = records_[id - base_];
+    const bool final_ = r.deliveries == 1 && !r.corrupt && !r.faulted && !r.dropped;
+    if (!final_) continue;  // stays for the end of the run
+    if (r.tail_arrival >= now) { candidates_[keep++] = id; continue; }  // not arrived yet: next time
+    sink_(r, now);
+    r.released = true;
+    ++released_;
+  }
+  candidates_.resize(keep);
+  std::size_t lead = 0;
+  while (lead < records_.size() && records_[lead].released) ++lead;
+  if (lead > 0 && lead >= records_.size() / 2) {
+    records_.erase(records_.begin(), records_.begin() + static_cast<std::ptrdiff_t>(lead));
+    base_ += lead;
+    released_ -= lead;
+  }
+}
 }  // namespace sanvp

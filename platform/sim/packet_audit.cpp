@@ -23,18 +23,18 @@ std::vector<PacketAudit::InFlight> PacketAudit::finish(Time now) const {
   return out;
 }
 
+// Released packets (PacketTable::release) were delivered intact: only the kept ones are checked.
 std::vector<PacketAudit::InFlight> PacketAudit::finish_table(Time now) const {
   std::vector<InFlight> out;
-  for (std::uint32_t p = 0; p < table_.size(); ++p) {
-    const PacketRecord& r = table_[p];
-    if (r.deliveries > 0 || r.corrupt || r.dropped || ended_.count(p)) continue;
+  table_.for_each_kept([&](std::uint32_t p, const PacketRecord& r) {
+    if (r.deliveries > 0 || r.corrupt || r.dropped || ended_.count(p)) return;
     const auto w = where_.find(p);
     if (w == where_.end())
       throw SimError(fmt::format("conservation check failed at {}: packet {} (n{}->n{}, {} flits, created {}) was neither "
                                  "delivered nor corrupt and is nowhere in the network (not at its source, in a buffer or on a wire)",
                                  format_time(now), p, r.src, r.dst, r.wire_len(), format_time(r.created)));
     out.push_back(InFlight{p, w->second});
-  }
+  });
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include "hw/base/trace.hpp"
 #include "platform/sim/hang_report.hpp"
 #include "platform/sim/packet_audit.hpp"
+#include "platform/sim/packet_stats.hpp"
 #include "platform/sim/report.hpp"
 #include "platform/sim/runner.hpp"
 #include "platform/sim/probe_timeline.hpp"
@@ -237,6 +238,7 @@ LoopEnd run_loop(Network& net, RunAgents* agents, const RunLimits& L, bool check
     out.fault = advance(step, agents ? Catch::AnyError : Catch::ModelErrors, check ? sweep : nullptr);
     Tracer::global().flush(trace_horizon());
     const Time t = now_ps();
+    net.packets().release(t);
     if (agents && out.fault.empty()) out.fault = agents->fault();
     if (!out.fault.empty()) { out.status = RunStatus::Fault; break; }
     const std::uint64_t hops = net.flit_hops();
@@ -259,66 +261,25 @@ LoopEnd run_loop(Network& net, RunAgents* agents, const RunLimits& L, bool check
 
 // Statistics cover [0, end]: the traffic window, extended to the last delivery when the drain
 // ran past it (not to the watchdog's polling step); a run that did not complete ends when it stopped.
-Time statistics_end(Network& net, RunAgents* agents, RunStatus status, Time stopped, Time duration) {
+Time statistics_end(const PacketStatistics& st, RunAgents* agents, RunStatus status, Time stopped, Time duration) {
   Time end = std::min(stopped, duration);
-  for (const auto& r : net.packets().all()) if (r.tail_arrival != kNever) end = std::max(end, r.tail_arrival);
+  if (st.last_tail() != kNever) end = std::max(end, st.last_tail());
   if (agents) end = std::max(end, agents->finished_at());
   if (status != RunStatus::Completed) end = stopped;
   return end;
 }
 
-// The measurement window of a run: what was created in it (offered) and delivered in it
-// (accepted), per node and in total, and the source queues at its start and end.
-struct Measurement {
-  Time from = 0, to = 0;  // [from, to): to is sim.duration, or the stop of a run that ended before it
-  int nodes = 0;          // test endpoints (hosts with NICs are not counted)
-  Time cp = 0;            // character period of the endpoints' links: flit rates are per cp
-  struct Count { std::uint64_t packets = 0, payload = 0, wire = 0; };
-  Count offered, accepted;
-  std::uint64_t backlog_from = 0, backlog_to = 0;  // packets created but not yet injected
-  std::vector<Count> node_offered, node_accepted;
-  std::vector<std::uint64_t> node_backlog_from, node_backlog_to;
-  double margin = 0, tolerance = 0;  // sim.saturation_margin; the allowed shortfall in packets
-  bool saturated = false;
-  double seconds() const { return static_cast<double>(to - from) * 1e-12; }
-  bool in(Time t) const { return t >= from && t < to; }
-};
-
-// A packet waits in its source queue from its creation until its first flit leaves.
-bool queued_at(const PacketRecord& r, Time t) { return r.created <= t && (r.injected == kNever || r.injected > t); }
-
-// The saturation rule (run.params.yaml, sim.saturation_margin): with n packets created in the
-// window, 3*sqrt(n) is three standard deviations of that Poisson count, above the boundary effect
-// (packets in flight at the window's ends) of a network that keeps up.
-void judge_saturation(Measurement& m) {
-  const double n = static_cast<double>(m.offered.packets);
-  m.tolerance = std::max(m.margin * n, 3.0 * std::sqrt(n));
-  const double shortfall = n - static_cast<double>(m.accepted.packets);
-  const double growth = static_cast<double>(m.backlog_to) - static_cast<double>(m.backlog_from);
-  m.saturated = n > 0 && (shortfall > m.tolerance || growth > m.tolerance);
-}
-
-Measurement measure(Network& net, const RunLimits& L, Time stopped) {
-  Measurement m;
-  m.from = L.window_from;
-  m.to = std::max(m.from, std::min(L.duration, stopped));
-  m.margin = L.saturation_margin;
-  for (int n = 0; n < net.nodes(); ++n) if (!net.is_external(n)) ++m.nodes;
-  if (!net.channels().empty()) m.cp = net.channels().front()->timing().cp;
-  const auto N = static_cast<std::size_t>(net.nodes());
-  m.node_offered.assign(N, {});
-  m.node_accepted.assign(N, {});
-  m.node_backlog_from.assign(N, 0);
-  m.node_backlog_to.assign(N, 0);
-  auto add = [](Measurement::Count& c, const PacketRecord& r) { ++c.packets; c.payload += r.payload; c.wire += r.wire_len(); };
-  for (const auto& r : net.packets().all()) {
-    if (m.in(r.created)) { add(m.offered, r); add(m.node_offered.at(r.src), r); }
-    if (r.deliveries >= 1 && m.in(r.tail_arrival)) { add(m.accepted, r); add(m.node_accepted.at(r.dst), r); }
-    if (queued_at(r, m.from)) { ++m.backlog_from; ++m.node_backlog_from.at(r.src); }
-    if (queued_at(r, m.to)) { ++m.backlog_to; ++m.node_backlog_to.at(r.src); }
-  }
-  judge_saturation(m);
-  return m;
+// The run's packet statistics; the table releases every final packet into them as the run goes,
+// so its memory stays proportional to the packets in flight.
+std::unique_ptr<PacketStatistics> start_packet_statistics(Network& net, const RunLimits& L, bool keep_records) {
+  int endpoints = 0;
+  for (int n = 0; n < net.nodes(); ++n) if (!net.is_external(n)) ++endpoints;
+  const Time cp = net.channels().empty() ? 0 : net.channels().front()->timing().cp;
+  auto st = std::make_unique<PacketStatistics>(L.window_from, L.duration, static_cast<std::size_t>(net.nodes()), endpoints, cp,
+                                               L.saturation_margin);
+  PacketStatistics* p = st.get();
+  if (!keep_records) net.packets().set_release([p](const PacketRecord& r, Time now) { p->add_released(r, now); });
+  return st;
 }
 
 double mbps(std::uint64_t bytes, double nodes, double seconds) { return nodes > 0 && seconds > 0 ? static_cast<double>(bytes) / nodes / seconds / 1e6 : 0.0; }
@@ -347,39 +308,6 @@ nlohmann::json measurement_json(const Measurement& m, double warmup, std::uint64
                                       {"growth", static_cast<std::int64_t>(m.backlog_to) - static_cast<std::int64_t>(m.backlog_from)}}},
           {"latency_samples", latency_samples}, {"saturated", m.saturated},
           {"saturation_tolerance_packets", round6(m.tolerance)}, {"saturation_margin", m.margin}, {"saturation_rule", kSaturationRule}};
-}
-
-struct PacketCounts {
-  std::vector<Time> lat, net_lat;  // created->tail and injected->tail of each delivered packet
-  std::uint64_t delivered = 0, corrupt = 0, dup = 0, payload_bytes = 0;
-  // Link faults (link_faults.hpp): packets touched, of which found bad at a sink (expected, not a
-  // scoreboard error), ended in the network (consumed by a switch, lost on a cut), or delivered intact.
-  std::uint64_t faulted = 0, faulted_corrupt = 0, dropped = 0, faulted_delivered = 0;
-  std::uint64_t errors() const { return corrupt - faulted_corrupt; }  // bad packets no fault explains
-};
-
-// Latencies count the packets created in the measurement window only.
-PacketCounts count_packets(Network& net, const Measurement& m) {
-  PacketCounts c;
-  for (const auto& r : net.packets().all()) {
-    if (r.corrupt) ++c.corrupt;
-    if (r.faulted) {
-      ++c.faulted;
-      if (r.corrupt) ++c.faulted_corrupt;
-      if (r.deliveries >= 1) ++c.faulted_delivered;
-    }
-    if (r.dropped) ++c.dropped;
-    if (r.deliveries > 1) ++c.dup;
-    if (r.deliveries >= 1) {
-      ++c.delivered;
-      c.payload_bytes += r.payload;
-      if (m.in(r.created)) {
-        c.lat.push_back(r.tail_arrival - r.created);
-        c.net_lat.push_back(r.tail_arrival - r.injected);
-      }
-    }
-  }
-  return c;
 }
 
 // utilization: over the whole run [0, end]; window_utilization: over the measurement window (from
@@ -614,10 +542,12 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   else net.start_traffic(L.traffic);
   if (agents) agents->start(net);
   start_window_snapshots(net, L);
+  const std::unique_ptr<PacketStatistics> stats = start_packet_statistics(net, L, spec.keep_packet_records);
 
   const LoopEnd loop = run_loop(net, agents, L, opt.check);
   const Time stopped = now_ps();
-  const Time end = statistics_end(net, agents, loop.status, stopped, L.duration);
+  stats->finish(net.packets(), stopped);
+  const Time end = statistics_end(*stats, agents, loop.status, stopped, L.duration);
   std::string waves_error;  // a wave file that cannot be finished (disk full, vcd2fst failed) must not cost the report
   try { Tracer::global().close(end); } catch (const IoError& e) { waves_error = e.what(); }
   finish_firmware_trace(opt);
@@ -634,8 +564,8 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   if (agents) agents->audit(audit, stopped);
   const std::vector<PacketAudit::InFlight> flying_now = audit.finish(stopped);
 
-  const Measurement window = measure(net, L, stopped);
-  const PacketCounts counts = count_packets(net, window);
+  const Measurement& window = stats->window();
+  const PacketCounts& counts = stats->counts();
   Report rep;
   rep.begin(opt.seed, spec.scenario_json, opt.scenario);
   rep.doc()["params"] = pv.effective();

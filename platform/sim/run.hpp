@@ -87,6 +87,9 @@ struct RunSpec {
   std::function<void(Network&)> traffic;
   // Called after the run, before statistics (scoreboards in tests, firmware exit codes).
   std::function<void(Network&)> on_finish;
+  // on_finish reads every packet's record (net.packets().all()): keep them all. By default a run
+  // frees each packet's record once it is delivered intact (PacketTable::release).
+  bool keep_packet_records = false;
   // Builds agents on the declared network (Network::set_external), before build(); optional.
   std::function<std::unique_ptr<RunAgents>(Network&, ParamValues&, std::uint64_t seed)> agents;
   // Also gets every NIC probe (a command that analyses the timeline itself, e.g. FBS skew).

@@ -139,6 +139,7 @@ TEST_CASE("barrier through two switches under heavy ordinary traffic: nobody lea
     }
   };
   std::uint64_t delivered = 0, created = 0;
+  spec.keep_packet_records = true;
   spec.on_finish = [&](Network& net) {
     drops = static_cast<int>(net.sw(0).barrier_drops() + net.sw(1).barrier_drops());
     for (const auto& r : net.packets().all()) { ++created; if (r.deliveries == 1 && !r.corrupt) ++delivered; }

@@ -15,6 +15,7 @@ TEST_CASE("saturation soak: 16 ports, load 1.0, 2 ms", "[soak]") {
   RunSpec spec = default_scenario(pv);
   std::size_t packets = 0, bad = 0, out_of_order = 0, undelivered = 0;
   std::uint64_t hops = 0;
+  spec.keep_packet_records = true;
   spec.on_finish = [&](Network& net) {
     hops = net.flit_hops();
     std::map<std::pair<int, int>, std::pair<std::uint32_t, Time>> last;  // (src,dst) -> (seq, tail)

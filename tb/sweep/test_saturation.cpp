@@ -118,6 +118,7 @@ TEST_CASE("packets of the warm-up are not counted in the measurement window") {
     for (int i = 0; i < 20; ++i) net.node(1 + i % 4).inject(0, 256, 0);
     for (int i = 0; i < 10; ++i) net.node(2).inject(3, 256, 60 * kUs + i * 3 * kUs);
   };
+  spec.keep_packet_records = true;
   spec.on_finish = [&](Network& net) {
     for (const auto& r : net.packets().all()) if (r.dst == 0) last_burst_tail = std::max(last_burst_tail, r.tail_arrival);
   };

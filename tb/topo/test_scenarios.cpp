@@ -197,7 +197,8 @@ std::vector<PacketRecord> traffic_packets(const std::map<std::string, std::strin
   net.start_traffic(tc);
   sc_core::sc_start(sc_core::sc_time::from_value(duration + 200 * kUs));
   for (const auto& r : net.packets().all()) REQUIRE(r.deliveries == 1);
-  return net.packets().all();
+  const auto& all = net.packets().all();
+  return all;
 }
 double offered_load(const std::vector<PacketRecord>& v, Time duration) {
   double flits = 0;
