@@ -59,10 +59,28 @@ void FlowController::declare_traces() {
   stop_sig_.declare(name(), "stop_sent", 1);
 }
 
-int FlowController::occupancy(Time now) const {
+// Popped flits departing at or after `t` that arrived by `arrived_by`.
+int FlowController::departing_from(Time t, Time arrived_by) const {
+  int n = 0;
+  for (auto it = departing_.rbegin(); it != departing_.rend() && it->departure >= t; ++it)
+    if (it->arrival <= arrived_by) ++n;
+  return n;
+}
+
+int FlowController::arrived_in_buffer(Time now) const {
   int in_flight = 0;
   for (auto it = buf_.rbegin(); it != buf_.rend() && it->arrival > now; ++it) ++in_flight;
   return static_cast<int>(buf_.size()) - in_flight;
+}
+
+int FlowController::occupancy(Time now) const { return arrived_in_buffer(now) + departing_from(now + 1, now); }
+
+int FlowController::size_at(Time now) const { return static_cast<int>(buf_.size()) + departing_from(now, kNever); }
+
+int FlowController::arrived_by(Time t, Time now, int cap) const {
+  int n = departing_from(now, t);
+  for (auto it = buf_.begin(); it != buf_.end() && it->arrival <= t && n < cap; ++it) ++n;
+  return n;
 }
 
 void FlowController::schedule_check(Time t) {
@@ -75,16 +93,17 @@ void FlowController::push(const Flit& f, Time arrival) {
   const bool was_empty = buf_.empty();
   buf_.push_back(Entry{arrival, f});
   // Only an arrival that can bring occupancy to ks (or past bl) needs examining at its instant;
-  // traced buffers examine every arrival so the occupancy wave is exact.
-  if (static_cast<int>(buf_.size()) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
+  // traced buffers examine every arrival so the occupancy wave is exact. Flits departing at this
+  // instant count as present (as in check_proc), so the test does not depend on whether the
+  // kernel ran the consumer's pop or this push first.
+  if (size_at(sc_core::sc_time_stamp().value()) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
   if (was_empty && on_head_) on_head_(arrival);
 }
 
 void FlowController::check_proc() {
   const Time now = sc_core::sc_time_stamp().value();
   while (!checks_.empty() && checks_.front() <= now) checks_.pop_front();
-  int occ = occupancy(now);
-  if (departures_at_ == now) occ += departures_now_;  // arrivals at this instant count first
+  const int occ = arrived_in_buffer(now) + departing_from(now, now);  // arrivals at this instant count first
   if (occ > stats_.max_occupancy) stats_.max_occupancy = occ;
   if (occ > cfg_.bl)
     throw SimError(fmt::format("{}: slack buffer overflow at {}: occupancy {} > bl={}", name(), format_time(now), occ, cfg_.bl));
@@ -93,10 +112,21 @@ void FlowController::check_proc() {
   if (!checks_.empty()) check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
 }
 
-void FlowController::pop(Time now) {
+void FlowController::depart(Time arrival, Time departure) {
+  const Time now = sc_core::sc_time_stamp().value();
+  while (!departing_.empty() && departing_.front().departure < now) departing_.pop_front();
+  departing_.push_back(Departed{arrival, departure});
   buf_.pop_front();
-  if (departures_at_ != now) { departures_at_ = now; departures_now_ = 0; }
-  ++departures_now_;
+}
+
+void FlowController::pop_ahead(Time departure) {
+  if (stop_sent_ || occ_sig_.on())
+    throw SimError(fmt::format("{}: flit popped ahead while STOP is in force or occupancy is traced", name()));
+  depart(buf_.front().arrival, departure);
+}
+
+void FlowController::pop(Time now) {
+  depart(buf_.front().arrival, now);
   const int occ = occupancy(now);
   occ_sig_.change(now, static_cast<std::uint64_t>(occ));
   if (stop_sent_ && occ <= cfg_.kg) send_control(false, now, occ);
