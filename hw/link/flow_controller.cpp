@@ -1,5 +1,6 @@
 #include "hw/link/flow_controller.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "hw/base/error.hpp"
@@ -59,18 +60,19 @@ void FlowController::declare_traces() {
   stop_sig_.declare(name(), "stop_sent", 1);
 }
 
-// Popped flits departing at or after `t` that arrived by `arrived_by`.
+// Popped flits departing at or after `t` that arrived by `arrived_by`. Binary searches: the
+// flits leave in arrival order (FIFO) and their departures never decrease (one consumer at a
+// time, and a real pop never precedes the departure of an earlier pop ahead).
 int FlowController::departing_from(Time t, Time arrived_by) const {
-  int n = 0;
-  for (auto it = departing_.rbegin(); it != departing_.rend() && it->departure >= t; ++it)
-    if (it->arrival <= arrived_by) ++n;
-  return n;
+  const auto first = std::partition_point(departing_.begin(), departing_.end(), [t](const Departed& d) { return d.departure < t; });
+  const auto last = std::partition_point(first, departing_.end(), [arrived_by](const Departed& d) { return d.arrival <= arrived_by; });
+  return static_cast<int>(last - first);
 }
 
+// Buffered flits arrived by `now` (arrivals increase along the buffer).
 int FlowController::arrived_in_buffer(Time now) const {
-  int in_flight = 0;
-  for (auto it = buf_.rbegin(); it != buf_.rend() && it->arrival > now; ++it) ++in_flight;
-  return static_cast<int>(buf_.size()) - in_flight;
+  const auto it = std::partition_point(buf_.begin(), buf_.end(), [now](const Entry& e) { return e.arrival <= now; });
+  return static_cast<int>(it - buf_.begin());
 }
 
 int FlowController::occupancy(Time now) const { return arrived_in_buffer(now) + departing_from(now + 1, now); }
@@ -78,9 +80,7 @@ int FlowController::occupancy(Time now) const { return arrived_in_buffer(now) + 
 int FlowController::size_at(Time now) const { return static_cast<int>(buf_.size()) + departing_from(now, kNever); }
 
 int FlowController::arrived_by(Time t, Time now, int cap) const {
-  int n = departing_from(now, t);
-  for (auto it = buf_.begin(); it != buf_.end() && it->arrival <= t && n < cap; ++it) ++n;
-  return n;
+  return std::min(cap, departing_from(now, t) + arrived_in_buffer(t));
 }
 
 void FlowController::schedule_check(Time t) {
