@@ -60,27 +60,49 @@ void FlowController::declare_traces() {
   stop_sig_.declare(name(), "stop_sent", 1);
 }
 
-// Popped flits departing at or after `t` that arrived by `arrived_by`. Binary searches: the
-// flits leave in arrival order (FIFO) and their departures never decrease (one consumer at a
-// time, and a real pop never precedes the departure of an earlier pop ahead).
+// Popped flits departing at or after `t` that arrived by `arrived_by`. Along the list arrivals
+// increase (FIFO) and departures never decrease (one consumer at a time), so two binary searches
+// find them; the usual questions (all of them, none) are answered without searching.
 int FlowController::departing_from(Time t, Time arrived_by) const {
-  const auto first = std::partition_point(departing_.begin(), departing_.end(), [t](const Departed& d) { return d.departure < t; });
-  const auto last = std::partition_point(first, departing_.end(), [arrived_by](const Departed& d) { return d.arrival <= arrived_by; });
+  const std::size_t n = departing_.size();
+  if (n == 0 || departing_.back().departure < t) return 0;
+  std::size_t first = 0, last = n;
+  if (departing_.front().departure < t) {
+    std::size_t hi = n - 1;  // departing_[hi].departure >= t
+    while (first < hi) {
+      const std::size_t mid = (first + hi) / 2;
+      if (departing_[mid].departure < t) first = mid + 1; else hi = mid;
+    }
+  }
+  if (departing_.back().arrival > arrived_by) {
+    std::size_t lo = first;
+    while (lo < last) {
+      const std::size_t mid = (lo + last) / 2;
+      if (departing_[mid].arrival <= arrived_by) lo = mid + 1; else last = mid;
+    }
+  }
   return static_cast<int>(last - first);
 }
 
-// Buffered flits arrived by `now` (arrivals increase along the buffer).
+// Buffered flits arrived by `now`: the few still on the wire are at the back.
 int FlowController::arrived_in_buffer(Time now) const {
-  const auto it = std::partition_point(buf_.begin(), buf_.end(), [now](const Entry& e) { return e.arrival <= now; });
-  return static_cast<int>(it - buf_.begin());
+  int in_flight = 0;
+  for (auto it = buf_.rbegin(); it != buf_.rend() && it->arrival > now; ++it) ++in_flight;
+  return static_cast<int>(buf_.size()) - in_flight;
 }
 
 int FlowController::occupancy(Time now) const { return arrived_in_buffer(now) + departing_from(now + 1, now); }
 
 int FlowController::size_at(Time now) const { return static_cast<int>(buf_.size()) + departing_from(now, kNever); }
 
+// Binary search in the buffer (arrivals increase along it): t may lie far ahead.
 int FlowController::arrived_by(Time t, Time now, int cap) const {
-  return std::min(cap, departing_from(now, t) + arrived_in_buffer(t));
+  std::size_t lo = 0, hi = buf_.size();
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (buf_[mid].arrival <= t) lo = mid + 1; else hi = mid;
+  }
+  return std::min(cap, departing_from(now, t) + static_cast<int>(lo));
 }
 
 void FlowController::schedule_check(Time t) {
