@@ -52,7 +52,11 @@ TrafficEndpoint::TrafficEndpoint(sc_core::sc_module_name name, int id, PacketTab
   dont_initialize();
 }
 
-LinkPort TrafficEndpoint::link_port() { return single_link_port(*this, name(), this, fc_.config()); }
+LinkPort TrafficEndpoint::link_port() {
+  LinkPort lp = single_link_port(*this, name(), this, fc_.config());
+  lp.lookahead_buffer = &fc_;  // receive() pushes into fc_ or consumes the flit at once
+  return lp;
+}
 
 void TrafficEndpoint::attach_output(LinkChannel* ch) {
   tx_.attach(ch, [this](Time eff) { xmit_ev_.at(eff); });

@@ -1,5 +1,6 @@
 #include "hw/link/flow_controller.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "hw/base/error.hpp"
@@ -59,10 +60,49 @@ void FlowController::declare_traces() {
   stop_sig_.declare(name(), "stop_sent", 1);
 }
 
-int FlowController::occupancy(Time now) const {
+// Popped flits departing at or after `t` that arrived by `arrived_by`. Along the list arrivals
+// increase (FIFO) and departures never decrease (one consumer at a time), so two binary searches
+// find them; the usual questions (all of them, none) are answered without searching.
+int FlowController::departing_from(Time t, Time arrived_by) const {
+  const std::size_t n = departing_.size();
+  if (n == 0 || departing_.back().departure < t) return 0;
+  std::size_t first = 0, last = n;
+  if (departing_.front().departure < t) {
+    std::size_t hi = n - 1;  // departing_[hi].departure >= t
+    while (first < hi) {
+      const std::size_t mid = (first + hi) / 2;
+      if (departing_[mid].departure < t) first = mid + 1; else hi = mid;
+    }
+  }
+  if (departing_.back().arrival > arrived_by) {
+    std::size_t lo = first;
+    while (lo < last) {
+      const std::size_t mid = (lo + last) / 2;
+      if (departing_[mid].arrival <= arrived_by) lo = mid + 1; else last = mid;
+    }
+  }
+  return static_cast<int>(last - first);
+}
+
+// Buffered flits arrived by `now`: the few still on the wire are at the back.
+int FlowController::arrived_in_buffer(Time now) const {
   int in_flight = 0;
   for (auto it = buf_.rbegin(); it != buf_.rend() && it->arrival > now; ++it) ++in_flight;
   return static_cast<int>(buf_.size()) - in_flight;
+}
+
+int FlowController::occupancy(Time now) const { return arrived_in_buffer(now) + departing_from(now + 1, now); }
+
+int FlowController::size_at(Time now) const { return static_cast<int>(buf_.size()) + departing_from(now, kNever); }
+
+// Binary search in the buffer (arrivals increase along it): t may lie far ahead.
+int FlowController::arrived_by(Time t, Time now, int cap) const {
+  std::size_t lo = 0, hi = buf_.size();
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (buf_[mid].arrival <= t) lo = mid + 1; else hi = mid;
+  }
+  return std::min(cap, departing_from(now, t) + static_cast<int>(lo));
 }
 
 void FlowController::schedule_check(Time t) {
@@ -75,16 +115,17 @@ void FlowController::push(const Flit& f, Time arrival) {
   const bool was_empty = buf_.empty();
   buf_.push_back(Entry{arrival, f});
   // Only an arrival that can bring occupancy to ks (or past bl) needs examining at its instant;
-  // traced buffers examine every arrival so the occupancy wave is exact.
-  if (static_cast<int>(buf_.size()) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
+  // traced buffers examine every arrival so the occupancy wave is exact. Flits departing at this
+  // instant count as present (as in check_proc), so the test does not depend on whether the
+  // kernel ran the consumer's pop or this push first.
+  if (size_at(sc_core::sc_time_stamp().value()) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
   if (was_empty && on_head_) on_head_(arrival);
 }
 
 void FlowController::check_proc() {
   const Time now = sc_core::sc_time_stamp().value();
   while (!checks_.empty() && checks_.front() <= now) checks_.pop_front();
-  int occ = occupancy(now);
-  if (departures_at_ == now) occ += departures_now_;  // arrivals at this instant count first
+  const int occ = arrived_in_buffer(now) + departing_from(now, now);  // arrivals at this instant count first
   if (occ > stats_.max_occupancy) stats_.max_occupancy = occ;
   if (occ > cfg_.bl)
     throw SimError(fmt::format("{}: slack buffer overflow at {}: occupancy {} > bl={}", name(), format_time(now), occ, cfg_.bl));
@@ -93,10 +134,21 @@ void FlowController::check_proc() {
   if (!checks_.empty()) check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
 }
 
-void FlowController::pop(Time now) {
+void FlowController::depart(Time arrival, Time departure) {
+  const Time now = sc_core::sc_time_stamp().value();
+  while (!departing_.empty() && departing_.front().departure < now) departing_.pop_front();
+  departing_.push_back(Departed{arrival, departure});
   buf_.pop_front();
-  if (departures_at_ != now) { departures_at_ = now; departures_now_ = 0; }
-  ++departures_now_;
+}
+
+void FlowController::pop_ahead(Time departure) {
+  if (stop_sent_ || occ_sig_.on())
+    throw SimError(fmt::format("{}: flit popped ahead while STOP is in force or occupancy is traced", name()));
+  depart(buf_.front().arrival, departure);
+}
+
+void FlowController::pop(Time now) {
+  depart(buf_.front().arrival, now);
   const int occ = occupancy(now);
   occ_sig_.change(now, static_cast<std::uint64_t>(occ));
   if (stop_sent_ && occ <= cfg_.kg) send_control(false, now, occ);

@@ -58,17 +58,33 @@ class FlowController : public sc_core::sc_module {
   // Every flit in the buffer or on the wire to it (arrival > now), oldest first.
   const std::deque<Entry>& entries() const { return buf_; }
   void pop(Time now);
+  // Pops the head now, stamped with its later departure: the consumer sent it ahead (see
+  // OutputPort::transmit). Allowed only while no STOP is in force and the occupancy is not
+  // traced; until `departure` the flit still counts in size_at and occupancy.
+  void pop_ahead(Time departure);
+  // Flits arrived by `now` and not departed (departures at `now` have left).
   int occupancy(Time now) const;
+  // Flits pushed and not departed before `now` (on the wire included; departures at `now`
+  // count as present, as in the STOP check): what a push at `now` compares with ks.
+  int size_at(Time now) const;
+  // Flits present at `now` or later (not departed before `now`) that arrive by `t`, counting at
+  // most `cap`: an upper bound of the occupancy over [now, t] from the flits pushed so far.
+  int arrived_by(Time t, Time now, int cap) const;
   bool stopping() const { return stop_sent_; }
+  bool occupancy_traced() const { return occ_sig_.on(); }
 
   const FlowControlConfig& config() const { return cfg_; }
   const Stats& stats() const { return stats_; }
   void declare_traces();
 
  private:
+  struct Departed { Time arrival, departure; };
   void check_proc();
   void send_control(bool stop, Time now, int occ);
   void schedule_check(Time t);
+  void depart(Time arrival, Time departure);
+  int departing_from(Time t, Time arrived_by) const;
+  int arrived_in_buffer(Time now) const;
 
   FlowControlConfig cfg_;
   LinkChannel* upstream_ = nullptr;
@@ -78,8 +94,10 @@ class FlowController : public sc_core::sc_module {
   std::deque<Time> checks_;  // arrival instants to examine, increasing
   sc_core::sc_event check_ev_;
   bool stop_sent_ = false;
-  Time departures_at_ = kNever;  // instant of the latest departures
-  int departures_now_ = 0;       // departures at that instant (arrivals count first)
+  // Popped flits whose departure may not be over yet (at or after the last pop's time), in
+  // departure order: they count as present until they depart, and at their departure instant
+  // for the STOP check (arrivals count first).
+  std::deque<Departed> departing_;
   Stats stats_;
   TraceSignal occ_sig_, stop_sig_;
 };

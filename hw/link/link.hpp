@@ -22,6 +22,7 @@ namespace sanvp {
 // (scope "link"; both may be set per link with "<link path>.ld").
 
 class LinkTransmitter;
+class FlowController;
 
 class LinkChannel {
  public:
@@ -32,6 +33,15 @@ class LinkChannel {
   void set_transmitter(LinkTransmitter* t) { transmitter_ = t; }
   LinkTransmitter* transmitter() const { return transmitter_; }
   bool connected() const { return rx_ != nullptr; }
+  // The receive buffer behind a receiver whose receive() only pushes the flit into it (or
+  // consumes it at once) and depends on nothing but the flit and its arrival, so a flit may be
+  // handed over before its departure (hw/base/lookahead.hpp). Null for other receivers (a NIC).
+  void set_rx_buffer(const FlowController* fc) { rx_buffer_ = fc; }
+  const FlowController* rx_buffer() const { return rx_buffer_; }
+  // Nothing observes, changes or traces the flits: when one is sent does not show.
+  bool plain() const {
+    return !observer_ && !rx_observer_ && !faults_ && !data_sig_.on() && !kind_sig_.on() && !pkt_sig_.on();
+  }
   const std::string& path() const { return path_; }
   const LinkTiming& timing() const { return timing_; }
 
@@ -82,6 +92,7 @@ class LinkChannel {
   FlitReceiver* rx_ = nullptr;
   ControlReceiver* tx_ = nullptr;
   LinkTransmitter* transmitter_ = nullptr;
+  const FlowController* rx_buffer_ = nullptr;
   ObserverList<const Flit&, Time> observer_, rx_observer_;
   ObserverList<bool, Time> control_observer_;
   std::unique_ptr<LinkFaults> faults_;

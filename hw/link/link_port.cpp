@@ -13,6 +13,7 @@ void connect_one(const LinkPort& from, const LinkPort& to, const ChannelFactory&
   from.attach_output(ch);
   to.attach_input(ch);
   ch->bind(to.input, from.output_control);
+  ch->set_rx_buffer(to.lookahead_buffer);
   to.input_fc->validate(ch->timing(), to.input_sd, to.name + ".in");
 }
 }  // namespace

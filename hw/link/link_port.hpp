@@ -19,6 +19,9 @@ struct LinkPort {
   FlitReceiver* input = nullptr;                    // flits from the far end arrive here
   const FlowControlConfig* input_fc = nullptr;      // the receive buffer's flow control
   Time input_sd = 0;                                // routing delay behind the buffer (switch inputs)
+  // Set when `input` only pushes each flit into this buffer or consumes it at once: flits may
+  // then arrive ahead of their departure (LinkChannel::set_rx_buffer). Not for a NIC.
+  const FlowController* lookahead_buffer = nullptr;
 
   bool complete() const { return attach_output && attach_input && output_control && input && input_fc; }
 };

@@ -16,9 +16,9 @@ InputPort::InputPort(Switch& sw, int index) : in("in", sw.cfg_.fc), sw_(sw), idx
 void InputPort::on_new_head(Time arrival) {
   if (state == State::Idle || state == State::Collecting || state == State::Discarding) {
     route_ev.at(arrival);
-  } else if (state == State::Forwarding) {  // the granted output sends it: wake it
+  } else if (state == State::Forwarding) {  // the granted output sends it: wake it if it waits for a flit
     OutputPort& op = sw_.ports_[static_cast<std::size_t>(out)]->output;
-    op.xmit_ev.at(arrival);
+    if (op.starved) op.xmit_ev.at(arrival);
     op.tx.work_at(arrival);
   }
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hw/base/lookahead.hpp"
 #include "hw/base/sim_time.hpp"
 #include "hw/switch/switch_port.hpp"
 
@@ -34,30 +35,80 @@ void OutputPort::released(Time now) {
   sw_.arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
 }
 
-// Send the next flit of the granted worm (or of the barrier unit's packet).
+// Send the granted worm's flits that are due (or of the barrier unit's packet). Every return
+// leaves a wake-up behind: armed for the next flit's slot, starved (the next arrival wakes it),
+// stopped (GO wakes it), or the output released.
 void OutputPort::transmit() {
   xmit_ev.fired();
+  starved = false;
   const int src = sw_.crossbar_.input_of(idx_);
   if (src < 0) return;
   Switch::Port& self = *sw_.ports_[static_cast<std::size_t>(idx_)];
   if (src == sw_.barrier_input()) { self.barrier.transmit(); return; }
   FlowController& in = sw_.ports_[static_cast<std::size_t>(src)]->input.in;
-  if (in.empty()) return;  // woken again when the next flit arrives
   const Time now = now_ps();
-  const auto& e = in.head();
-  const Time t = tx.next_slot(sw_.crossbar_.at_output(std::max(e.arrival, grant_time)));
-  if (now < t) { xmit_ev.at(t); return; }
-  if (tx.stopped(now)) return;  // woken by GO
-  Flit f = e.flit;
+  const Time ahead = ahead_limit(in, now);
+  while (!in.empty()) {
+    const Time t = tx.next_slot(sw_.crossbar_.at_output(std::max(in.head().arrival, grant_time)));
+    if (now < t) {
+      if (t >= ahead || !may_send_ahead(in, t, now)) { xmit_ev.at(t); return; }
+    } else if (tx.stopped(now)) {
+      return;  // woken by GO
+    }
+    if (send_head(in, src, now, std::max(now, t))) return;
+  }
+  starved = true;  // woken again when the next flit arrives
+}
+
+// Departures before the returned time may be sent in this activation (none if <= now): what
+// must hold for the whole activation. Nobody may watch the flits, the transmitter or either
+// buffer's occupancy; the receiver takes flits ahead (a switch input or a test endpoint); our
+// input has not sent STOP (a pop at the real time could send GO).
+Time OutputPort::ahead_limit(const FlowController& in, Time now) const {
+  const Time limit = Lookahead::limit();
+  if (limit <= now || tx.watched() || in.stopping() || in.occupancy_traced()) return 0;
+  const LinkChannel* ch = tx.channel();
+  const FlowController* rx = ch->rx_buffer();
+  if (!rx || !ch->plain() || rx->occupancy_traced()) return 0;
+  return limit;
+}
+
+// May the buffer's head, due at t > now, be sent now stamped t? Exact if nothing that decides
+// its departure or that anyone reads can change in (now, t] (docs/architecture.md, lookahead).
+bool OutputPort::may_send_ahead(const FlowController& in, Time t, Time now) const {
+  if (in.head().flit.tail) return false;  // the tail releases the output and the input at its real time
+  if (tx.state_at(t).first) return false;  // a STOP already on its way: met at its instant
+  // No new STOP reaches us by t: the downstream buffer, this flit included, stays below ks
+  // whatever leaves it, so no check is scheduled and none can find ks.
+  const FlowController& rx = *tx.channel()->rx_buffer();
+  if (rx.size_at(now) + 1 >= rx.config().ks) return false;
+  // Our input sends no STOP by t (so these pops send no GO): the flits that can be in it by t
+  // (those pushed so far, and those its link can still deliver) stay below ks.
+  const int ks = in.config().ks;
+  return in.arrived_by(t, now, ks) + upstream_arrivals(in, t, now, ks) < ks;
+}
+
+// Flits not pushed yet into `in` that can arrive by t (one per cp from now + ld), at most cap.
+int OutputPort::upstream_arrivals(const FlowController& in, Time t, Time now, int cap) {
+  const LinkChannel* up = in.upstream();
+  if (!up) return 0;
+  const LinkTiming& lt = up->timing();
+  if (t < now + lt.ld) return 0;
+  return static_cast<int>(std::min<Time>((t - now - lt.ld) / lt.cp + 1, static_cast<Time>(cap)));
+}
+
+// Sends the buffer's head departing at t (now, or later when sent ahead); true if it was the
+// tail (the output is released).
+bool OutputPort::send_head(FlowController& in, int src, Time now, Time t) {
+  Flit f = in.head().flit;
   f.head = first_;  // after the route byte is stripped, the next flit heads the worm here
   first_ = false;
-  in.pop(now);
-  tx.send(f, now);
-  if (f.tail) {
-    sw_.on_tail_sent(src, idx_, now);
-  } else {
-    xmit_ev.at(now + tx.channel()->timing().cp);
-  }
+  if (t > now) in.pop_ahead(t);
+  else in.pop(now);
+  tx.send(f, t);
+  if (!f.tail) return false;
+  sw_.on_tail_sent(src, idx_, now);
+  return true;
 }
 
 }  // namespace sanvp

@@ -2,11 +2,15 @@
 // STOP/GO; once the arbiter grants this output to an input, `transmit` moves that input's flits
 // through the crossbar, one per character period, until the worm's tail has left. The flit
 // first sent after the grant heads the worm on this link (the route byte stayed behind).
+// Under a lookahead limit (hw/base/lookahead.hpp) one activation sends every flit whose exact
+// departure nothing can change any more, stamped with that departure; the tail always leaves
+// in its own activation.
 #pragma once
 #include <cstdint>
 
 #include "hw/base/trace.hpp"
 #include "hw/base/wakeup.hpp"
+#include "hw/link/flow_controller.hpp"
 #include "hw/link/transmitter.hpp"
 
 namespace sanvp {
@@ -25,10 +29,16 @@ class OutputPort {
 
   LinkTransmitter tx;
   Wakeup xmit_ev;
+  bool starved = false;  // transmit found the granted input's buffer empty: its next arrival wakes it
   Time grant_time = 0;  // when the current worm was granted this output
   TraceSignal owner;    // input holding the output + 1, 0 when free
 
  private:
+  Time ahead_limit(const FlowController& in, Time now) const;
+  bool may_send_ahead(const FlowController& in, Time t, Time now) const;
+  static int upstream_arrivals(const FlowController& in, Time t, Time now, int cap);
+  bool send_head(FlowController& in, int src, Time now, Time t);
+
   Switch& sw_;
   int idx_;
   bool first_ = false;  // the next flit sent is the worm's first on this link

@@ -101,6 +101,7 @@ LinkPort Switch::link_port(int port) {
   lp.input = input_receiver(port);
   lp.input_fc = &cfg_.fc;
   lp.input_sd = cfg_.sd;
+  lp.lookahead_buffer = &ports_.at(port)->input.in;
   return lp;
 }
 

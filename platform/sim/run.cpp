@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
+#include "hw/base/lookahead.hpp"
 #include "hw/base/log.hpp"
 #include "hw/base/trace.hpp"
 #include "platform/sim/hang_report.hpp"
@@ -109,13 +111,34 @@ std::vector<std::uint64_t> channel_flits(Network& net) {
   return v;
 }
 
+// The lookahead limit (hw/base/lookahead.hpp): the end of the current kernel step, but never
+// past the next window snapshot (it reads every channel's flit count). Off with --check (the
+// work-conservation monitor watches every departure) and with SANVP_NO_LOOKAHEAD=1 (to compare).
+struct LookaheadPlan {
+  bool on = false;
+  Time step_end = 0, snapshot = kNever;
+  void apply() const { Lookahead::set_limit(on ? std::min(step_end, snapshot) : 0); }
+};
+LookaheadPlan g_lookahead;
+
+void plan_lookahead(bool check, Time first_snapshot) {
+  const char* off = std::getenv("SANVP_NO_LOOKAHEAD");
+  g_lookahead.on = !check && !(off && std::string(off) == "1");
+  g_lookahead.snapshot = first_snapshot;
+  g_lookahead.apply();
+}
+
 void start_window_snapshots(Network& net, const RunLimits& L) {
   sc_core::sc_spawn_options o;
   sc_core::sc_spawn([&net, from = L.window_from, to = L.duration] {
     sc_core::wait(sc_core::sc_time::from_value(from));
     g_window.from = channel_flits(net);
+    g_lookahead.snapshot = to;
+    g_lookahead.apply();
     sc_core::wait(sc_core::sc_time::from_value(to - from));
     g_window.to = channel_flits(net);
+    g_lookahead.snapshot = kNever;
+    g_lookahead.apply();
   }, "sim_window", &o);
 }
 
@@ -233,6 +256,8 @@ LoopEnd run_loop(Network& net, RunAgents* agents, const RunLimits& L, bool check
     Time target = now < L.duration ? L.duration : end_limit;
     if (pending) target = L.limit;  // steps are watchdog/4 anyway; the limit is met exactly
     const Time step = std::max<Time>(1, std::min(L.watchdog / 4 ? L.watchdog / 4 : 1, target > now ? target - now : 1));
+    g_lookahead.step_end = now + step;  // the state read after the step is the per-flit model's
+    g_lookahead.apply();
     // Without agents an error that is not a model error is a bug and escapes; with them it comes
     // from a host application or the NIC model and stops the run.
     out.fault = advance(step, agents ? Catch::AnyError : Catch::ModelErrors, check ? sweep : nullptr);
@@ -541,10 +566,12 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   if (spec.traffic) spec.traffic(net);
   else net.start_traffic(L.traffic);
   if (agents) agents->start(net);
+  plan_lookahead(opt.check, L.window_from);
   start_window_snapshots(net, L);
   const std::unique_ptr<PacketStatistics> stats = start_packet_statistics(net, L, spec.keep_packet_records);
 
   const LoopEnd loop = run_loop(net, agents, L, opt.check);
+  Lookahead::set_limit(0);
   const Time stopped = now_ps();
   stats->finish(net.packets(), stopped);
   const Time end = statistics_end(*stats, agents, loop.status, stopped, L.duration);

@@ -1,0 +1,21 @@
+// Lookahead: how far ahead a transmitter may send the flits of a worm in one activation
+// (OutputPort::transmit, TrafficEndpoint::transmit). A flit sent early is stamped with its exact
+// departure, so nothing changes as long as nobody reads the model's state before that departure;
+// the limit marks the next instant where someone does. The run loop (platform/sim/run.cpp) sets
+// it to the end of each kernel step, capped at the measurement window's snapshots. Departures
+// must be before it; 0 (the default: tests that call sc_start themselves) sends nothing ahead.
+#pragma once
+#include "hw/base/time.hpp"
+
+namespace sanvp {
+
+class Lookahead {
+ public:
+  static Time limit() { return limit_; }
+  static void set_limit(Time t) { limit_ = t; }
+
+ private:
+  static inline Time limit_ = 0;
+};
+
+}  // namespace sanvp
