@@ -64,9 +64,11 @@ inline void st8(std::uint8_t* p, std::uint32_t v) { p[0] = static_cast<std::uint
 }  // namespace direct
 
 // GCC merges the handlers' identical tails into shared jumps unless told not to, which turns
-// the per-handler indirect jumps back into one badly predicted jump.
+// the per-handler indirect jumps back into one badly predicted jump. Its SLP vectorizer
+// merges the delay-slot queue's word moves into 8-byte loads that straddle the word stores
+// just made, which cannot be forwarded (the load waits for the stores to retire).
 #if SANVP_ISS_THREADED && defined(__GNUC__) && !defined(__clang__)
-#define SANVP_ISS_HOT __attribute__((optimize("no-crossjumping", "no-gcse")))
+#define SANVP_ISS_HOT __attribute__((optimize("no-crossjumping", "no-gcse", "no-tree-slp-vectorize")))
 #else
 #define SANVP_ISS_HOT
 #endif
