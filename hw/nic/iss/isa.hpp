@@ -141,8 +141,8 @@ struct Insn {
 static_assert(sizeof(Insn) == 32, "Insn is meant to stay a power of two in size");
 
 // A predecoded straight-line run of instructions for the block engine (threaded.hpp): it ends
-// after the first control transfer and its delay slots, or earlier at a page end.
-// `max_cycles` assumes every branch in it taken.
+// after the delay slots of the first transfer that is not a conditional branch, or earlier at
+// a page end. `max_cycles` assumes every branch in it taken. Its Insns carry `cum` and `pc`.
 struct BlockRef {
   const Insn* insns = nullptr;
   std::uint32_t len = 0;

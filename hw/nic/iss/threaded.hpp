@@ -2,12 +2,13 @@
 // (one indirect jump per instruction through a table of handler addresses, GCC/Clang computed
 // goto; define SANVP_ISS_SWITCH for a portable switch instead).
 //
-// Exactly the semantics of run() in executor.hpp, instruction for instruction: every
-// instruction sets r2, the pc history, the cycle and instruction counters and the delay-slot
-// queue as there, so loads, stores and faults see the same state at the same cycle. What moves
-// is the budget test: a block runs without it only when even its slowest path (every branch
-// taken) ends before the budget; otherwise it runs one instruction at a time with the test
-// before each, as run() does. A load or store may end the slice early (a target called
+// Exactly the semantics of run() in executor.hpp, instruction for instruction: the delay-slot
+// queue changes as there, and r2, the pc history and the cycle and instruction counters, which
+// follow from the position in the block (see run_blocks), are written back as run() would
+// have left them wherever they can be seen, so loads, stores and faults see the same state at
+// the same cycle. What moves is the budget test: a block runs without it only when even its
+// slowest path (every branch taken) ends before the budget; otherwise only as far as it
+// certainly runs (fitting), and the rest after a new test. A load or store may end the slice early (a target called
 // request_sync or request_exit, which zero the budget) or invalidate predecoded code (a store
 // into code, or an access that let other processes run): the block is left after it.
 //
@@ -18,7 +19,8 @@
 //
 // Env must provide, besides executor.hpp's load/store/taken_extra:
 //   BlockRef block(CpuState&, uint32_t pc);  // throws Fault on a bad pc; insns == nullptr: no
-//                                            // block engine now (the caller falls back to run())
+//                                            // block engine now (the caller falls back to run());
+//                                            // Insn::cum and Insn::pc set (see isa.hpp)
 //   bool leave_block;                        // set by an access that invalidated code
 //   DirectMem direct_mem();                  // read at the start and again after any access
 //                                            // through the environment (only then can it change)
