@@ -81,9 +81,10 @@ void LanaiCore::enable_profile() {
   observe_ = true;
 }
 
-Insn LanaiCore::decode_with_cycles(std::uint32_t raw) const {
+Insn LanaiCore::decode_with_cycles(std::uint32_t raw, std::uint32_t pc) const {
   Insn d = lanai::decode(raw);
   d.cyc = cfg_.cycles_of(d.cls);
+  d.pc = pc;
   return d;
 }
 
@@ -139,17 +140,18 @@ void LanaiCore::predecode_all() {
         throw UserError(fmt::format("{}: code at 0x{:08x} is not in readable memory", name(), prog_.code_lo + off));
       raw = get_be32(b);
     }
-    icache_[off >> 2] = decode_with_cycles(raw);
+    icache_[off >> 2] = decode_with_cycles(raw, prog_.code_lo + off);
   }
 }
 
 const Insn& LanaiCore::refetch(Insn& d, std::uint32_t raw) {
-  d = decode_with_cycles(raw);
+  d = decode_with_cycles(raw, d.pc);
   return d;
 }
 
 void LanaiCore::build_block(std::uint32_t i) {
-  // Decoded from memory as it is now. The block ends after a control transfer's delay slots,
+  // Decoded from memory as it is now. The block ends after the delay slots of a transfer that
+  // is not a conditional branch,
   // before a page end (so dropping a page's blocks drops every block that holds a word of it),
   // or at an instruction that always faults.
   constexpr std::uint32_t kPageWords = 1u << (kPageShift - 2);
@@ -159,12 +161,15 @@ void LanaiCore::build_block(std::uint32_t i) {
   bool transfer = false;
   for (std::uint32_t j = i; j < end; ++j) {
     const std::uint32_t raw = get_be32(dmi_code_ + 4 * j);
-    if (raw != icache_[j].raw) icache_[j] = decode_with_cycles(raw);
+    if (raw != icache_[j].raw) icache_[j] = decode_with_cycles(raw, prog_.code_lo + 4 * j);
     const Insn& d = icache_[j];
     ++len;
     cycles += d.cyc + (d.op == lanai::Op::kBr ? static_cast<std::uint32_t>(taken_extra) : 0u);
     if (transfer) {
       if (--slots == 0) break;
+    } else if (d.op == lanai::Op::kBr && d.cc != lanai::kT) {
+      // A conditional branch does not end the block: taken, the engine leaves the block after
+      // its delay slot; not taken, the block goes on (no lookup for the fall-through).
     } else if (d.op == lanai::Op::kBr || d.op == lanai::Op::kAluToPc || d.to_pc) {
       transfer = true;
       slots = d.to_pc ? 2 : 1;
@@ -174,6 +179,15 @@ void LanaiCore::build_block(std::uint32_t i) {
   }
   code_pages_[i / kPageWords] = 1;
   blocks_[i] = BlockInfo{len, cycles};
+  // The block engine counts a block's cycles from Insn::cum, the page's running sum (at most
+  // 64 x 255 cycles: no overflow). A word re-decoded above changes it only from there on;
+  // it is in no other valid block (its page was dropped when it changed), so the differences
+  // within every valid block of the page stay as they were.
+  std::uint16_t cum = 0;
+  for (std::uint32_t j = i / kPageWords * kPageWords; j < end; ++j) {
+    cum = static_cast<std::uint16_t>(cum + icache_[j].cyc);
+    icache_[j].cum = cum;
+  }
 }
 
 void LanaiCore::drop_page(std::uint32_t page) {

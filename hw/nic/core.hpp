@@ -145,7 +145,7 @@ class LanaiCore : public sc_core::sc_module {
   void acquire_dmi();
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   void predecode_all();
-  lanai::Insn decode_with_cycles(std::uint32_t raw) const;
+  lanai::Insn decode_with_cycles(std::uint32_t raw, std::uint32_t pc) const;
   [[noreturn]] void fetch_fault(std::uint32_t pc) const;
   [[noreturn]] void misaligned(std::uint32_t ea, unsigned n, bool is_store) const;
   const lanai::Insn& refetch(lanai::Insn& d, std::uint32_t raw);

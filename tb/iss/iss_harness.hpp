@@ -3,6 +3,7 @@
 // engines, the one-instruction loop (executor.hpp) and the block engine (threaded.hpp), and
 // the final states must be identical.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -87,9 +88,16 @@ struct FlatEnv {
     if (pc == code_hi) throw Halt{};
     if (pc < code_lo || pc > code_hi || (pc & 3u))
       throw lanai::Fault{lanai::FaultKind::kFetchOutsideCode, pc, pc, "fetch outside code"};
-    cur = lanai::decode(ld32(pc));
-    cur.cyc = 1;
+    cur = decode_at(pc);
     return cur;
+  }
+  // Cycles per instruction class (all 1 unless a test varies them).
+  std::array<std::uint8_t, static_cast<unsigned>(lanai::CycleClass::kCount)> cycles_of{1, 1, 1, 1, 1, 1};
+  lanai::Insn decode_at(std::uint32_t pc) const {
+    lanai::Insn d = lanai::decode(ld32(pc));
+    d.cyc = cycles_of[static_cast<unsigned>(d.cls)];
+    d.pc = pc;
+    return d;
   }
   std::uint32_t load(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, bool zext) {
     const unsigned n = static_cast<unsigned>(w);
@@ -109,7 +117,8 @@ struct FlatEnv {
   }
 
   // Block engine: the block at pc, decoded afresh at every lookup (a store into code leaves
-  // the running block). Ends as the core's blocks do: after a transfer and its delay slots.
+  // the running block). Ends as the core's blocks do: after the delay slots of a transfer
+  // other than a conditional branch.
   bool leave_block = false;
   bool direct = true;  // hand the block engine the whole memory as its DMI window
   lanai::DirectMem direct_mem() {
@@ -123,13 +132,17 @@ struct FlatEnv {
     blk.clear();
     std::uint64_t max_cycles = 0;
     unsigned slots = 0;
+    std::uint16_t cum = 0;
     for (std::uint32_t a = pc; a < code_hi; a += 4) {
-      lanai::Insn d = lanai::decode(ld32(a));
-      d.cyc = 1;
+      lanai::Insn d = decode_at(a);
+      cum = static_cast<std::uint16_t>(cum + d.cyc);
+      d.cum = cum;
       blk.push_back(d);
-      max_cycles += 1 + (d.op == lanai::Op::kBr ? taken_extra : 0);
+      max_cycles += d.cyc + (d.op == lanai::Op::kBr ? taken_extra : 0);
       if (slots) {
         if (--slots == 0) break;
+      } else if (d.op == lanai::Op::kBr && d.cc != lanai::kT) {
+        // conditional: the block goes on past it
       } else if (d.op == lanai::Op::kBr || d.op == lanai::Op::kAluToPc || d.to_pc) {
         slots = d.to_pc ? 2 : 1;
       } else if (d.op == lanai::Op::kBrr || d.op == lanai::Op::kIllegal) {

@@ -222,6 +222,7 @@ std::array<unsigned, static_cast<unsigned>(Fast::kCount)> run_programs(std::uint
     Machine m = machine(g, code);
     m.env.taken_extra = g.pick(3);
     const std::uint64_t budget = g.pick(3) == 0 ? 1 + g.pick(400) : 5000;
+    for (auto& c : m.env.cycles_of) c = static_cast<std::uint8_t>(1 + g.pick(4));  // per class
     INFO("seed " << seed << " budget " << budget);
     REQUIRE(m.run_both(budget));
     if (chained) *chained += m.env.chained;

@@ -130,11 +130,19 @@ struct Insn {
   bool to_pc = false;       // loads into pc (2 delay slots)
   std::uint8_t cyc = 1;     // cycles, filled in by the core's decode cache from its cycle model
   Fast xop = Fast::kGeneric;  // block-engine handler
+  // Block engine only (set by its environment, see threaded.hpp): cycles of the instructions
+  // from some earlier point up to and including this one (only differences within a block
+  // count), and this word's address. The engine derives the counters and pcs from them
+  // instead of counting per instruction.
+  std::uint16_t cum = 0;
+  std::uint32_t pc = 0;
 };
+// 32 bytes: the block engine subtracts Insn pointers (instructions retired in a block).
+static_assert(sizeof(Insn) == 32, "Insn is meant to stay a power of two in size");
 
 // A predecoded straight-line run of instructions for the block engine (threaded.hpp): it ends
-// after the first control transfer and its delay slots, or earlier at a page end.
-// `max_cycles` assumes every branch in it taken.
+// after the delay slots of the first transfer that is not a conditional branch, or earlier at
+// a page end. `max_cycles` assumes every branch in it taken. Its Insns carry `cum` and `pc`.
 struct BlockRef {
   const Insn* insns = nullptr;
   std::uint32_t len = 0;

@@ -2,12 +2,13 @@
 // (one indirect jump per instruction through a table of handler addresses, GCC/Clang computed
 // goto; define SANVP_ISS_SWITCH for a portable switch instead).
 //
-// Exactly the semantics of run() in executor.hpp, instruction for instruction: every
-// instruction sets r2, the pc history, the cycle and instruction counters and the delay-slot
-// queue as there, so loads, stores and faults see the same state at the same cycle. What moves
-// is the budget test: a block runs without it only when even its slowest path (every branch
-// taken) ends before the budget; otherwise it runs one instruction at a time with the test
-// before each, as run() does. A load or store may end the slice early (a target called
+// Exactly the semantics of run() in executor.hpp, instruction for instruction: the delay-slot
+// queue changes as there, and r2, the pc history and the cycle and instruction counters, which
+// follow from the position in the block (see run_blocks), are written back as run() would
+// have left them wherever they can be seen, so loads, stores and faults see the same state at
+// the same cycle. What moves is the budget test: a block runs without it only when even its
+// slowest path (every branch taken) ends before the budget; otherwise only as far as it
+// certainly runs (fitting), and the rest after a new test. A load or store may end the slice early (a target called
 // request_sync or request_exit, which zero the budget) or invalidate predecoded code (a store
 // into code, or an access that let other processes run): the block is left after it.
 //
@@ -18,7 +19,8 @@
 //
 // Env must provide, besides executor.hpp's load/store/taken_extra:
 //   BlockRef block(CpuState&, uint32_t pc);  // throws Fault on a bad pc; insns == nullptr: no
-//                                            // block engine now (the caller falls back to run())
+//                                            // block engine now (the caller falls back to run());
+//                                            // Insn::cum and Insn::pc set (see isa.hpp)
 //   bool leave_block;                        // set by an access that invalidated code
 //   DirectMem direct_mem();                  // read at the start and again after any access
 //                                            // through the environment (only then can it change)
@@ -64,23 +66,80 @@ inline void st8(std::uint8_t* p, std::uint32_t v) { p[0] = static_cast<std::uint
 }  // namespace direct
 
 // GCC merges the handlers' identical tails into shared jumps unless told not to, which turns
-// the per-handler indirect jumps back into one badly predicted jump.
+// the per-handler indirect jumps back into one badly predicted jump. Its SLP vectorizer
+// merges the delay-slot queue's word moves into 8-byte loads that straddle the word stores
+// just made, which cannot be forwarded (the load waits for the stores to retire).
 #if SANVP_ISS_THREADED && defined(__GNUC__) && !defined(__clang__)
-#define SANVP_ISS_HOT __attribute__((optimize("no-crossjumping", "no-gcse")))
+#define SANVP_ISS_HOT __attribute__((optimize("no-crossjumping", "no-gcse", "no-tree-slp-vectorize")))
 #else
 #define SANVP_ISS_HOT
 #endif
+
+// What the block engine ran since it last wrote the state back: one entry per run of
+// consecutive instructions (a block, or what is left of one after an access through the
+// environment) instead of a pc history store and an r2 store per instruction. Written into
+// CpuState only where the state can be looked at: before an access through the environment or
+// a fault, between blocks on the slow path, on return.
+struct Runs {
+  const Insn* first[16];
+  const Insn* last[16];  // last < first: an empty run
+  std::uint32_t n = 0;   // runs since the last flush (only the newest 16 are kept)
+  void add(const Insn* a, const Insn* b) {
+    first[n & 15u] = a;
+    last[n & 15u] = b;
+    ++n;
+  }
+  // s.hist_n already counts the recorded pcs; the newest 16 of them go into the slots before
+  // it, as the one-instruction loop would have written them. 16 runs hold at least 16 pcs
+  // (only the first run after a flush can be empty), so older runs are never needed. r2 holds
+  // the pc of the last instruction started, as run() leaves it.
+  void flush(CpuState& s) {
+    if (n == 0) return;
+    s.r[kPc] = last[(n - 1) & 15u]->pc;
+    std::uint32_t h = s.hist_n, left = 16;
+    for (std::uint32_t i = n; i != 0 && n - i < 16 && left != 0; --i) {
+      const Insn* const a = first[(i - 1) & 15u];
+      for (std::ptrdiff_t k = last[(i - 1) & 15u] - a; k >= 0 && left != 0; --k, --left) s.hist[--h & 15u] = a[k].pc;
+    }
+    n = 0;
+  }
+};
+
+// How many instructions from the start of block b run before `room` cycles are used up even
+// if every branch among them is taken: run() starts each of them (at least the first).
+inline std::uint32_t fitting(const BlockRef& b, std::uint64_t room, std::uint64_t taken_extra) {
+  std::uint64_t worst = 0;  // cycles before instruction j on the slowest path
+  std::uint32_t j = 0;
+  while (j < b.len && worst < room) {
+    worst += b.insns[j].cyc + (b.insns[j].op == Op::kBr ? taken_extra : 0);
+    ++j;
+  }
+  return j;
+}
 
 // Runs until s.cycles >= s.budget or the environment has no block for the pc. One function
 // (well over 80 lines) because computed goto cannot leave it.
 template <class Env>
 SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
   std::uint32_t* const R = s.r.data();
-  // Counters live in registers; written back before anything that can look at them (a load or
-  // store may reach a device that reads the core's time; faults report them).
-  std::uint64_t cycles = s.cycles, instret = s.instret;
-  std::uint32_t hn = s.hist_n;
-#define SANVP_SYNC() (s.cycles = cycles, s.instret = instret, s.hist_n = hn)
+  // Nothing is counted per instruction. In a block, with d the current instruction and d0 the
+  // block's first: the cycles after d are cb + d->cum (cb absorbs the block's start, taken
+  // branches and the generic handler's extra cycles), the instructions retired before d are
+  // instret + (d - d0), its pc is d->pc, and the pc history is the run [hd, d]. The state is
+  // written back from these before anything can look at it (a load or store through the
+  // environment may reach a device that reads the core's time; faults report it) and when
+  // the block is left. hist_n runs ahead of instret by a fixed offset (one more once an
+  // instruction faulted).
+  std::uint64_t cycles = s.cycles, instret = s.instret, cb = 0;
+  const std::uint32_t hoff = s.hist_n - static_cast<std::uint32_t>(s.instret);
+  Runs runs;
+  const Insn *d = nullptr, *d0 = nullptr, *dl = nullptr, *hd = nullptr;  // dl: the block's last
+  std::uint32_t next = 0;  // the pc after the block
+#define SANVP_SYNC()                                            \
+  s.cycles = cycles;                                            \
+  s.instret = instret;                                          \
+  s.hist_n = static_cast<std::uint32_t>(instret) + hoff;        \
+  runs.flush(s);
 #if SANVP_ISS_THREADED
   // Two handler tables: kPlain's handlers skip the delay-slot queue test after instructions
   // that cannot transfer control. They run while no jump is pending: from a block's entry with
@@ -106,16 +165,20 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
 #define SANVP_QUEUED()
 #define SANVP_PICK_TABLE()
 #endif
-// r2 is stored only where it can be read or seen: by the generic handler (the specialised ones
-// never read r2, see fast_op), before accesses through the environment (which may fault or let
-// other processes look), before a fault and when the block is left, so the state is always as
-// run() leaves it.
-#define SANVP_ENTER()           \
-  s.hist[hn++ & 15u] = pc;      \
-  SANVP_DISPATCH()
-  // End of an instruction: counters, then the delay-slot queue exactly as run() does it (a
-  // redirected pc ends the block); SANVP_VTEST() is the queue test in the kQueued handlers and
-  // nothing in the kPlain ones, where the queue is empty. Transfers (_T) always test.
+// Enters the LEN instructions from FIRST (the cycles so far in `cycles`).
+#define SANVP_BEGIN(FIRST, LEN)             \
+  d = d0 = hd = (FIRST);                    \
+  dl = d + ((LEN) - 1);                     \
+  cb = cycles + d->cyc - d->cum;            \
+  SANVP_PICK_TABLE()                        \
+  SANVP_DISPATCH();
+// r2 is written (from the runs, with the pc history) only where it can be read or seen: by the
+// generic handler (the specialised ones never read r2, see fast_op), before accesses through
+// the environment (which may fault or let other processes look), before a fault and between
+// blocks on the slow path, so the state is always as run() leaves it.
+  // End of an instruction: the delay-slot queue exactly as run() does it (a redirected pc ends
+  // the block); SANVP_VTEST() is the queue test in the kQueued handlers and nothing in the
+  // kPlain ones, where the queue is empty. Transfers (_T) always test.
 #define SANVP_QTEST()                                  \
   if (__builtin_expect(s.qmask != 0, 0)) {             \
     const bool jump = s.qmask & 1u;                    \
@@ -124,62 +187,56 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
     s.q[1] = s.q[2];                                   \
     s.qmask >>= 1;                                     \
     if (jump) {                                        \
-      R[kPc] = pc;                                     \
-      pc = to;                                         \
+      next = to;                                       \
       goto out;                                        \
     }                                                  \
   }
-#define SANVP_RETIRE(CYC, TEST) \
-  cycles += (CYC);              \
-  ++instret;                    \
-  TEST()                        \
-  pc += 4;
-#define SANVP_NEXT(CYC)               \
-  SANVP_RETIRE(CYC, SANVP_VTEST)      \
-  if (--n == 0) goto last;            \
-  ++d;                                \
-  SANVP_ENTER();
-#define SANVP_NEXT_T(CYC)             \
-  SANVP_QUEUED()                      \
-  SANVP_RETIRE(CYC, SANVP_QTEST)      \
-  if (--n == 0) goto last;            \
-  ++d;                                \
-  SANVP_ENTER();
-#define SANVP_NEXT_CHECKED_(CYC, TEST)                                   \
-  SANVP_RETIRE(CYC, TEST)                                                \
-  if (--n == 0 || env.leave_block || cycles >= s.budget) goto last;      \
-  ++d;                                                                   \
-  SANVP_ENTER();
-#define SANVP_NEXT_CHECKED(CYC) SANVP_NEXT_CHECKED_(CYC, SANVP_VTEST)
-#define SANVP_NEXT_CHECKED_T(CYC) SANVP_QUEUED() SANVP_NEXT_CHECKED_(CYC, SANVP_QTEST)
-// Before anything that may look at the state: the environment, a fault.
-#define SANVP_EXPOSE() \
-  SANVP_SYNC();        \
-  s.pc = pc;           \
-  R[kPc] = pc;         \
+#define SANVP_STEP()          \
+  if (d == dl) goto last;     \
+  ++d;                        \
+  SANVP_DISPATCH();
+#define SANVP_NEXT() SANVP_VTEST() SANVP_STEP()
+#define SANVP_NEXT_T() SANVP_QUEUED() SANVP_QTEST() SANVP_STEP()
+#define SANVP_NEXT_CHECKED_(TEST)                                               \
+  TEST()                                                                        \
+  if (d == dl || env.leave_block || cb + d->cum >= s.budget) goto last;         \
+  ++d;                                                                          \
+  SANVP_DISPATCH();
+#define SANVP_NEXT_CHECKED() SANVP_NEXT_CHECKED_(SANVP_VTEST)
+#define SANVP_NEXT_CHECKED_T() SANVP_QUEUED() SANVP_NEXT_CHECKED_(SANVP_QTEST)
+// Before anything that may look at the state: the environment, a fault. The instruction d has
+// not retired; run() has already put its pc into the history.
+#define SANVP_EXPOSE()                                                          \
+  s.cycles = cb + d->cum - d->cyc;                                              \
+  s.instret = instret + static_cast<std::uint64_t>(d - d0);                     \
+  s.hist_n = static_cast<std::uint32_t>(s.instret) + hoff + 1;                  \
+  runs.add(hd, d);                                                              \
+  runs.flush(s); /* r2 too */                                                   \
+  hd = d + 1;                                                                   \
+  s.pc = d->pc;                                                                 \
   stale_dm = true;
 #define SANVP_SP_CHECK()                                                 \
   if (__builtin_expect(R[kSp] < s.stack_limit, 0)) {                     \
     SANVP_EXPOSE()                                                       \
-    stack_fault(pc, R[kSp]);                                             \
+    stack_fault(d->pc, R[kSp]);                                          \
   }
   // ALU: the nine ops of one form; B the second operand, F the flags (nullptr: none), LF what a
   // logical op does to the flags.
 #define SANVP_ALU9(SUF, B, F, LF)                                                                         \
-  SANVP_CASE(kAdd##SUF) : { R[d->rd] = alu::add(R[d->rs1], (B), 0, (F)); SANVP_NEXT(d->cyc) }            \
-  SANVP_CASE(kAddc##SUF) : { R[d->rd] = alu::add(R[d->rs1], (B), s.f.c, (F)); SANVP_NEXT(d->cyc) }       \
-  SANVP_CASE(kSub##SUF) : { R[d->rd] = alu::add(R[d->rs1], ~(B), 1, (F)); SANVP_NEXT(d->cyc) }           \
-  SANVP_CASE(kSubb##SUF) : { R[d->rd] = alu::add(R[d->rs1], ~(B), s.f.c, (F)); SANVP_NEXT(d->cyc) }      \
-  SANVP_CASE(kAnd##SUF) : { const std::uint32_t r = R[d->rs1] & (B); LF(r) R[d->rd] = r; SANVP_NEXT(d->cyc) } \
-  SANVP_CASE(kOr##SUF) : { const std::uint32_t r = R[d->rs1] | (B); LF(r) R[d->rd] = r; SANVP_NEXT(d->cyc) }  \
-  SANVP_CASE(kXor##SUF) : { const std::uint32_t r = R[d->rs1] ^ (B); LF(r) R[d->rd] = r; SANVP_NEXT(d->cyc) } \
+  SANVP_CASE(kAdd##SUF) : { R[d->rd] = alu::add(R[d->rs1], (B), 0, (F)); SANVP_NEXT() }                  \
+  SANVP_CASE(kAddc##SUF) : { R[d->rd] = alu::add(R[d->rs1], (B), s.f.c, (F)); SANVP_NEXT() }             \
+  SANVP_CASE(kSub##SUF) : { R[d->rd] = alu::add(R[d->rs1], ~(B), 1, (F)); SANVP_NEXT() }                 \
+  SANVP_CASE(kSubb##SUF) : { R[d->rd] = alu::add(R[d->rs1], ~(B), s.f.c, (F)); SANVP_NEXT() }            \
+  SANVP_CASE(kAnd##SUF) : { const std::uint32_t r = R[d->rs1] & (B); LF(r) R[d->rd] = r; SANVP_NEXT() } \
+  SANVP_CASE(kOr##SUF) : { const std::uint32_t r = R[d->rs1] | (B); LF(r) R[d->rd] = r; SANVP_NEXT() }  \
+  SANVP_CASE(kXor##SUF) : { const std::uint32_t r = R[d->rs1] ^ (B); LF(r) R[d->rd] = r; SANVP_NEXT() } \
   SANVP_CASE(kSh##SUF) : {                                                                                \
     R[d->rd] = alu::shift(R[d->rs1], static_cast<std::int32_t>(B), false, (F));                           \
-    SANVP_NEXT(d->cyc)                                                                                    \
+    SANVP_NEXT()                                                                                          \
   }                                                                                                       \
   SANVP_CASE(kSha##SUF) : {                                                                               \
     R[d->rd] = alu::shift(R[d->rs1], static_cast<std::int32_t>(B), true, (F));                            \
-    SANVP_NEXT(d->cyc)                                                                                    \
+    SANVP_NEXT()                                                                                          \
   }
 #define SANVP_LF_NONE(r)
 #define SANVP_LF_RI(r) alu::nz(s.f, r); s.f.v = false; s.f.c = false;
@@ -190,9 +247,10 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
     (void)f;                                         \
     if (COND) {                                      \
       jump_after(s, 1, d->imm);                      \
-      SANVP_NEXT_T(d->cyc + env.taken_extra)         \
+      cb += env.taken_extra;                         \
+      SANVP_NEXT_T()                                 \
     }                                                \
-    SANVP_NEXT(d->cyc)                               \
+    SANVP_NEXT()                                     \
   }
   // Memory: K the modified address, EA the accessed one, WB the write-back, CHK the stack guard
   // (write-back forms may move sp; the others never write sp, see fast_op).
@@ -213,12 +271,12 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
       const std::uint8_t* const p = dm.host + off;                               \
       const std::uint32_t v = READ;                                              \
       WB R[d->rd] = v;                                                           \
-      CHK SANVP_NEXT(d->cyc)                                                     \
+      CHK SANVP_NEXT()                                                           \
     }                                                                            \
     SANVP_EXPOSE()                                                               \
     const std::uint32_t v = env.load(s, ea, W, ZEXT);                            \
     WB R[d->rd] = v;                                                             \
-    CHK SANVP_NEXT_CHECKED(d->cyc)                                               \
+    CHK SANVP_NEXT_CHECKED()                                                     \
   }
 #define SANVP_ST(NAME, W, WRITE, K, EA, WB, CHK)                                               \
   SANVP_CASE(NAME) : {                                                                      \
@@ -228,11 +286,11 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
     constexpr std::uint32_t kAlign = static_cast<std::uint32_t>(W) - 1;                     \
     if (__builtin_expect((ea & kAlign) == 0 && off < dm.len && ea - dm.code_lo >= dm.code_len, 1)) { \
       WRITE(dm.host + off, v);                                                              \
-      WB CHK SANVP_NEXT(d->cyc)                                                             \
+      WB CHK SANVP_NEXT()                                                                   \
     }                                                                                       \
     SANVP_EXPOSE()                                                                          \
     env.store(s, ea, W, v);                                                                 \
-    WB CHK SANVP_NEXT_CHECKED(d->cyc)                                                       \
+    WB CHK SANVP_NEXT_CHECKED()                                                             \
   }
 #define SANVP_RD_W direct::ld32(p)
 #define SANVP_RD_H static_cast<std::uint32_t>(static_cast<std::int16_t>(direct::ld16(p)))
@@ -255,20 +313,16 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
   DirectMem dm = env.direct_mem();
   bool stale_dm = false;
   while (cycles < s.budget) {
-    SANVP_SYNC();
+    SANVP_SYNC()
     const BlockRef b = env.block(s, s.pc);
     if (!b.insns) break;
     if (stale_dm) {
       dm = env.direct_mem();
       stale_dm = false;
     }
-    const Insn* d = b.insns;
-    std::uint32_t pc = s.pc;
-    // The slice ends inside this block: one instruction at a time, budget tested before each.
-    std::uint32_t n = cycles + b.max_cycles < s.budget ? b.len : 1;
     env.leave_block = false;
-    SANVP_PICK_TABLE()
-    SANVP_ENTER();
+    // The slice may end inside this block: only as far as certainly runs (the rest next round).
+    SANVP_BEGIN(b.insns, cycles + b.max_cycles < s.budget ? b.len : fitting(b, s.budget - cycles, env.taken_extra))
 #if SANVP_ISS_THREADED
 #define SANVP_V P_
 #define SANVP_VTEST()
@@ -289,24 +343,26 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
       default: break;
     }
 #endif
-  last:  // left after a sequential instruction: r2 = its pc
-    R[kPc] = pc - 4;
-  out:
+  last:  // left after a sequential instruction
+    next = d->pc + 4;
+  out:  // left after d (a jump has set next)
+    cycles = cb + d->cum;
+    instret += static_cast<std::uint64_t>(d - d0) + 1;
+    runs.add(hd, d);
     if (!stale_dm) {
-      if (const Insn* const next = env.chain(pc, cycles, s.budget, n)) {
-        d = next;
-        SANVP_PICK_TABLE()
-        SANVP_ENTER();
+      std::uint32_t len;
+      if (const Insn* const first = env.chain(next, cycles, s.budget, len)) {
+        SANVP_BEGIN(first, len)
       }
     }
-    s.pc = pc;
+    s.pc = next;
   }
-  SANVP_SYNC();
+  SANVP_SYNC()
 #undef SANVP_SYNC
 #undef SANVP_DISPATCH
 #undef SANVP_CASE
-#undef SANVP_ENTER
-#undef SANVP_RETIRE
+#undef SANVP_BEGIN
+#undef SANVP_STEP
 #undef SANVP_NEXT
 #undef SANVP_NEXT_CHECKED
 #undef SANVP_NEXT_CHECKED_
