@@ -117,7 +117,10 @@ std::vector<std::uint64_t> channel_flits(Network& net) {
 struct LookaheadPlan {
   bool on = false;
   Time step_end = 0, snapshot = kNever;
-  void apply() const { Lookahead::set_limit(on ? std::min(step_end, snapshot) : 0); }
+  void apply() const {
+    Lookahead::set_limit(on ? std::min(step_end, snapshot) : 0);
+    Lookahead::set_observation(snapshot);
+  }
 };
 LookaheadPlan g_lookahead;
 
