@@ -60,25 +60,25 @@ void FlowController::declare_traces() {
   stop_sig_.declare(name(), "stop_sent", 1);
 }
 
-// Popped flits departing at or after `t` that arrived by `arrived_by`. Along the list arrivals
-// increase (FIFO) and departures never decrease (one consumer at a time), so two binary searches
-// find them; the usual questions (all of them, none) are answered without searching.
+// Popped flits departing at or after `t` that arrived by `arrived_by`. Along the departing
+// range arrivals increase (FIFO) and departures never decrease (one consumer at a time), so two
+// binary searches find them; the usual questions (all of them, none) need no search.
 int FlowController::departing_from(Time t, Time arrived_by) const {
-  const std::size_t n = departing_.size();
-  if (n == 0 || departing_.back().departure < t) return 0;
-  std::size_t first = 0, last = n;
-  if (departing_.front().departure < t) {
-    std::size_t hi = n - 1;  // departing_[hi].departure >= t
-    while (first < hi) {
-      const std::size_t mid = (first + hi) / 2;
-      if (departing_[mid].departure < t) first = mid + 1; else hi = mid;
+  std::uint64_t first = ring_.kept(), last = ring_.popped();
+  if (first == last || ring_.at(last - 1).departure < t) return 0;
+  if (ring_.at(first).departure < t) {
+    std::uint64_t lo = first, hi = last - 1;  // at(hi).departure >= t
+    while (lo < hi) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      if (ring_.at(mid).departure < t) lo = mid + 1; else hi = mid;
     }
+    first = lo;
   }
-  if (departing_.back().arrival > arrived_by) {
-    std::size_t lo = first;
+  if (ring_.at(last - 1).entry.arrival > arrived_by) {
+    std::uint64_t lo = first;
     while (lo < last) {
-      const std::size_t mid = (lo + last) / 2;
-      if (departing_[mid].arrival <= arrived_by) lo = mid + 1; else last = mid;
+      const std::uint64_t mid = lo + (last - lo) / 2;
+      if (ring_.at(mid).entry.arrival <= arrived_by) lo = mid + 1; else last = mid;
     }
   }
   return static_cast<int>(last - first);
@@ -86,23 +86,36 @@ int FlowController::departing_from(Time t, Time arrived_by) const {
 
 // Buffered flits arrived by `now`: the few still on the wire are at the back.
 int FlowController::arrived_in_buffer(Time now) const {
-  int in_flight = 0;
-  for (auto it = buf_.rbegin(); it != buf_.rend() && it->arrival > now; ++it) ++in_flight;
-  return static_cast<int>(buf_.size()) - in_flight;
+  std::uint64_t g = ring_.pushed();
+  while (g > ring_.popped() && ring_.at(g - 1).entry.arrival > now) --g;
+  return static_cast<int>(g - ring_.popped());
 }
 
 int FlowController::occupancy(Time now) const { return arrived_in_buffer(now) + departing_from(now + 1, now); }
 
-int FlowController::size_at(Time now) const { return static_cast<int>(buf_.size()) + departing_from(now, kNever); }
+// Popped flits departed before `now` lead the departing range (departures never decrease).
+int FlowController::departed_before(Time now) const {
+  std::uint64_t g = ring_.kept();
+  while (g < ring_.popped() && ring_.at(g).departure < now) ++g;
+  return static_cast<int>(g - ring_.kept());
+}
 
-// Binary search in the buffer (arrivals increase along it): t may lie far ahead.
+int FlowController::size_at(Time now) const {
+  return static_cast<int>(ring_.pushed() - ring_.kept()) - departed_before(now);
+}
+
+// The departing and buffered flits are one range in arrival order. A cursor into it, moved from
+// where the last question left it, answers the usual questions (t growing flit by flit while an
+// output sends ahead) in O(1).
 int FlowController::arrived_by(Time t, Time now, int cap) const {
-  std::size_t lo = 0, hi = buf_.size();
-  while (lo < hi) {
-    const std::size_t mid = (lo + hi) / 2;
-    if (buf_[mid].arrival <= t) lo = mid + 1; else hi = mid;
-  }
-  return std::min(cap, departing_from(now, t) + static_cast<int>(lo));
+  const std::uint64_t base = ring_.kept();
+  if (scan_ < base) scan_ = base;
+  if (scan_ > ring_.pushed()) scan_ = ring_.pushed();
+  while (scan_ < ring_.pushed() && ring_.at(scan_).entry.arrival <= t) ++scan_;
+  while (scan_ > base && ring_.at(scan_ - 1).entry.arrival > t) --scan_;
+  // Flits departed before now arrived before they departed, but may still lie beyond t.
+  const int arrived = static_cast<int>(scan_ - base);
+  return std::min(cap, arrived - std::min(arrived, departed_before(now)));
 }
 
 void FlowController::schedule_check(Time t) {
@@ -112,13 +125,15 @@ void FlowController::schedule_check(Time t) {
 }
 
 void FlowController::push(const Flit& f, Time arrival) {
-  const bool was_empty = buf_.empty();
-  buf_.push_back(Entry{arrival, f});
+  const bool was_empty = empty();
+  ring_.push(Entry{arrival, f});
   // Only an arrival that can bring occupancy to ks (or past bl) needs examining at its instant;
   // traced buffers examine every arrival so the occupancy wave is exact. Flits departing at this
   // instant count as present (as in check_proc), so the test does not depend on whether the
   // kernel ran the consumer's pop or this push first.
-  if (size_at(sc_core::sc_time_stamp().value()) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
+  const Time now = sc_core::sc_time_stamp().value();
+  forget_departed(now);
+  if (size_at(now) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
   if (was_empty && on_head_) on_head_(arrival);
 }
 
@@ -134,21 +149,25 @@ void FlowController::check_proc() {
   if (!checks_.empty()) check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
 }
 
-void FlowController::depart(Time arrival, Time departure) {
-  const Time now = sc_core::sc_time_stamp().value();
-  while (!departing_.empty() && departing_.front().departure < now) departing_.pop_front();
-  departing_.push_back(Departed{arrival, departure});
-  buf_.pop_front();
+// Popped flits that departed before `now` (the simulation time) can never count again: dropping
+// them keeps the usual questions (size_at(now), arrived_by(t, now)) free of searches.
+void FlowController::forget_departed(Time now) {
+  while (ring_.kept() < ring_.popped() && ring_.at(ring_.kept()).departure < now) ring_.forget();
+}
+
+void FlowController::depart(Time departure) {
+  forget_departed(sc_core::sc_time_stamp().value());
+  ring_.pop(departure);
 }
 
 void FlowController::pop_ahead(Time departure) {
   if (stop_sent_ || occ_sig_.on())
     throw SimError(fmt::format("{}: flit popped ahead while STOP is in force or occupancy is traced", name()));
-  depart(buf_.front().arrival, departure);
+  depart(departure);
 }
 
 void FlowController::pop(Time now) {
-  depart(buf_.front().arrival, now);
+  depart(now);
   const int occ = occupancy(now);
   occ_sig_.change(now, static_cast<std::uint64_t>(occ));
   if (stop_sent_ && occ <= cfg_.kg) send_control(false, now, occ);

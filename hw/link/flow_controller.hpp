@@ -15,6 +15,7 @@
 #include <systemc>
 #include <vector>
 
+#include "hw/link/flit_ring.hpp"
 #include "hw/link/flow_controller_params.hpp"
 #include "hw/link/link.hpp"
 #include "hw/base/params.hpp"
@@ -38,7 +39,7 @@ struct FlowControlConfig : FlowControlParams {
 class FlowController : public sc_core::sc_module {
  public:
 
-  struct Entry { Time arrival; Flit flit; };
+  using Entry = FlitRing::Entry;
   struct Stats { std::uint64_t stops = 0, gos = 0; int max_occupancy = 0; };
   // Observer for tests: (time, stop?, occupancy at that moment).
   using ControlObserver = std::function<void(Time, bool, int)>;
@@ -53,10 +54,10 @@ class FlowController : public sc_core::sc_module {
   void set_control_observer(ControlObserver fn) { observer_ = std::move(fn); }
 
   void push(const Flit& f, Time arrival);
-  bool empty() const { return buf_.empty(); }
-  const Entry& head() const { return buf_.front(); }
+  bool empty() const { return ring_.popped() == ring_.pushed(); }
+  const Entry& head() const { return ring_.at(ring_.popped()).entry; }
   // Every flit in the buffer or on the wire to it (arrival > now), oldest first.
-  const std::deque<Entry>& entries() const { return buf_; }
+  FlitRing::Buffered entries() const { return ring_.buffered(); }
   void pop(Time now);
   // Pops the head now, stamped with its later departure: the consumer sent it ahead (see
   // OutputPort::transmit). Allowed only while no STOP is in force and the occupancy is not
@@ -78,26 +79,27 @@ class FlowController : public sc_core::sc_module {
   void declare_traces();
 
  private:
-  struct Departed { Time arrival, departure; };
   void check_proc();
   void send_control(bool stop, Time now, int occ);
   void schedule_check(Time t);
-  void depart(Time arrival, Time departure);
+  void depart(Time departure);
+  void forget_departed(Time now);
   int departing_from(Time t, Time arrived_by) const;
+  int departed_before(Time now) const;
   int arrived_in_buffer(Time now) const;
 
   FlowControlConfig cfg_;
   LinkChannel* upstream_ = nullptr;
   std::function<void(Time)> on_head_;
   ControlObserver observer_;
-  std::deque<Entry> buf_;
   std::deque<Time> checks_;  // arrival instants to examine, increasing
   sc_core::sc_event check_ev_;
   bool stop_sent_ = false;
-  // Popped flits whose departure may not be over yet (at or after the last pop's time), in
-  // departure order: they count as present until they depart, and at their departure instant
-  // for the STOP check (arrivals count first).
-  std::deque<Departed> departing_;
+  // Buffered flits, and popped flits whose departure may not be over yet (at or after the last
+  // pop's time), in departure order: they count as present until they depart, and at their
+  // departure instant for the STOP check (arrivals count first).
+  FlitRing ring_;
+  mutable std::uint64_t scan_ = 0;  // arrived_by's cursor: first flit found arriving after its last t
   Stats stats_;
   TraceSignal occ_sig_, stop_sig_;
 };
