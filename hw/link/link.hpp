@@ -24,10 +24,10 @@ namespace sanvp {
 class LinkTransmitter;
 class FlowController;
 
-class LinkChannel {
+class alignas(64) LinkChannel {
  public:
 
-  LinkChannel(std::string path, LinkTiming t) : path_(std::move(path)), timing_(t) {}
+  LinkChannel(std::string path, LinkTiming t) : timing_(t), path_(std::move(path)) {}
   void bind(FlitReceiver* rx, ControlReceiver* tx) { rx_ = rx; tx_ = tx; }
   // The LinkTransmitter that sends on this channel (set when it attaches), for monitors.
   void set_transmitter(LinkTransmitter* t) { transmitter_ = t; }
@@ -87,17 +87,22 @@ class LinkChannel {
 
  private:
   void trace_flit(const Flit& f, Time t);
-  std::string path_;
-  LinkTiming timing_;
+  // What send() and plain() read for every flit and every lookahead test comes first, in the
+  // object's first cache line or two (the class is line-aligned): on a large mesh hundreds of
+  // channels carry flits at once and their state does not stay in the core's cache.
   FlitReceiver* rx_ = nullptr;
+  LinkTiming timing_;
+  const FlowController* rx_buffer_ = nullptr;
+  std::uint64_t flits_ = 0;
+  std::unique_ptr<LinkFaults> faults_;
+  TraceSignal data_sig_, kind_sig_, pkt_sig_;
+  ObserverList<const Flit&, Time> observer_, rx_observer_;
   ControlReceiver* tx_ = nullptr;
   LinkTransmitter* transmitter_ = nullptr;
-  const FlowController* rx_buffer_ = nullptr;
-  ObserverList<const Flit&, Time> observer_, rx_observer_;
   ObserverList<bool, Time> control_observer_;
-  std::unique_ptr<LinkFaults> faults_;
-  std::uint64_t flits_ = 0, controls_ = 0;
-  TraceSignal data_sig_, kind_sig_, stopgo_sig_, pkt_sig_;
+  std::uint64_t controls_ = 0;
+  TraceSignal stopgo_sig_;
+  std::string path_;
 };
 
 }  // namespace sanvp

@@ -246,9 +246,12 @@ struct LoopEnd {
 // Runs in steps of a quarter watchdog until the traffic is done and drained and the host
 // applications (if any) have finished, or until a fault, a hang, the drain limit or sim.limit.
 // Host applications: no flit moving and no NIC or host doing anything for sim.watchdog while one
-// is unfinished is a stall.
-LoopEnd run_loop(Network& net, RunAgents* agents, const RunLimits& L, bool check) {
+// is unfinished is a stall. The kernel is elaborated first, then `on_start` runs (RunSpec).
+LoopEnd run_loop(Network& net, RunAgents* agents, const RunLimits& L, bool check, const std::function<void(Network&)>& on_start) {
   LoopEnd out;
+  out.fault = elaborate(agents ? Catch::AnyError : Catch::ModelErrors);
+  if (!out.fault.empty()) { out.status = RunStatus::Fault; return out; }
+  if (on_start) on_start(net);
   std::uint64_t last_hops = ~0ull, last_agent = agents ? agents->progress() : 0;
   Time last_progress = 0, last_any = 0;
   const Time end_limit = L.duration + L.drain;
@@ -573,7 +576,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   start_window_snapshots(net, L);
   const std::unique_ptr<PacketStatistics> stats = start_packet_statistics(net, L, spec.keep_packet_records);
 
-  const LoopEnd loop = run_loop(net, agents, L, opt.check);
+  const LoopEnd loop = run_loop(net, agents, L, opt.check, spec.on_start);
   Lookahead::set_limit(0);
   const Time stopped = now_ps();
   stats->finish(net.packets(), stopped);

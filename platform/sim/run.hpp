@@ -85,6 +85,9 @@ struct RunSpec {
   std::function<void(Network&)> routes;
   // Extra setup after routes (explicit injections, pauses); default: the configured traffic.
   std::function<void(Network&)> traffic;
+  // Called once the kernel is elaborated, right before the first step: the run proper starts
+  // here (the bench's measured phase; elaborating 1024 switches' processes is setup).
+  std::function<void(Network&)> on_start;
   // Called after the run, before statistics (scoreboards in tests, firmware exit codes).
   std::function<void(Network&)> on_finish;
   // on_finish reads every packet's record (net.packets().all()): keep them all. By default a run

@@ -6,10 +6,12 @@
 
 namespace sanvp {
 
-std::string advance(Time step, Catch what, const std::function<void()>& check) {
+namespace {
+
+template <typename F>
+std::string guarded(Catch what, const F& body) {
   try {
-    sc_core::sc_start(sc_core::sc_time::from_value(step));
-    if (check) check();
+    body();
   } catch (const SimError& e) {  // a model error or a failed check
     return e.what();
   } catch (const sc_core::sc_report& e) {  // the same thrown inside a process (SystemC wraps it)
@@ -19,6 +21,19 @@ std::string advance(Time step, Catch what, const std::function<void()>& check) {
     return e.what();
   }
   return {};
+}
+
+}  // namespace
+
+std::string advance(Time step, Catch what, const std::function<void()>& check) {
+  return guarded(what, [&] {
+    sc_core::sc_start(sc_core::sc_time::from_value(step));
+    if (check) check();
+  });
+}
+
+std::string elaborate(Catch what) {
+  return guarded(what, [] { sc_core::sc_get_curr_simcontext()->initialize(true); });
 }
 
 }  // namespace sanvp

@@ -19,4 +19,8 @@ enum class Catch {
 // the error's message, empty when the step ran cleanly.
 std::string advance(Time step, Catch what = Catch::ModelErrors, const std::function<void()>& check = nullptr);
 
+// Elaborates the kernel (what the first sc_start does before time moves), under the same guard;
+// a no-op once done. Lets a caller act between elaboration and the first step.
+std::string elaborate(Catch what = Catch::ModelErrors);
+
 }  // namespace sanvp
