@@ -6,6 +6,7 @@
 #include "hw/barrier/wire_format.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/lookahead.hpp"
+#include "hw/link/send_ahead.hpp"
 #include "hw/base/sim_time.hpp"
 
 namespace sanvp {
@@ -200,17 +201,17 @@ void TrafficEndpoint::transmit() {
   // Lookahead: a STOP not received yet leaves its flow controller at `now` or later and acts
   // ld + 2*fc after that, so every flit that departs before now + ld can be sent in this
   // activation, stamped with its exact departure time. Saves events, not accuracy. Under a
-  // lookahead limit, later flits too while the switch's buffer has room (may_send_ahead).
+  // lookahead limit, later flits too while the switch's buffer has room (downstream_room).
   // Never past the next window snapshot (Lookahead::observation): a flit departing after it
   // must count in the next window's flits.
   const Time horizon = std::min(now + tx_.channel()->timing().ld, std::max(now, Lookahead::observation()));
-  const Time ahead = ahead_limit(now);
+  const Time ahead = downstream_ahead_limit(tx_, now);
   while (true) {
     if (!cur_) {
       if (queue_.empty()) return;
       const Time created = queue_.front().created;
       const Time t0 = std::max(created, tx_.next_slot(created));
-      if (t0 > now && t0 >= horizon && !may_send_ahead(t0, ahead, now)) {
+      if (t0 > now && t0 >= horizon && !(t0 < ahead && downstream_room(tx_, t0, now))) {
         xmit_ev_.at(t0);
         return;
       }
@@ -221,7 +222,7 @@ void TrafficEndpoint::transmit() {
       crc_ = 0;
     }
     const Time t = std::max(now, tx_.next_slot(out_.created));
-    if (t > now && t >= horizon && !may_send_ahead(t, ahead, now)) { xmit_ev_.at(t); return; }
+    if (t > now && t >= horizon && !(t < ahead && downstream_room(tx_, t, now))) { xmit_ev_.at(t); return; }
     if (tx_.stopped(t)) {
       if (t > now) { xmit_ev_.at(t); return; }  // meet the STOP at its instant
       if (!was_stopped_) {
@@ -251,24 +252,6 @@ void TrafficEndpoint::transmit() {
       if (!raw) ++stats_.sent_packets;
     }
   }
-}
-
-// Departures before the returned time may be sent beyond the ld horizon (none if <= now): the
-// receiver takes flits ahead and nobody watches the flits or its buffer's occupancy.
-Time TrafficEndpoint::ahead_limit(Time now) const {
-  const Time limit = Lookahead::limit();
-  const LinkChannel* ch = tx_.channel();
-  if (limit <= now || tx_.watched() || !ch->plain() || !ch->rx_buffer() || ch->rx_buffer()->occupancy_traced()) return 0;
-  return limit;
-}
-
-// A flit due at t beyond the ld horizon may leave now, stamped t, if no STOP can take effect by
-// then: none is on its way (state at t), and the receiver's buffer stays below ks with it, so
-// no new one can be sent (OutputPort::may_send_ahead, rule for the downstream buffer).
-bool TrafficEndpoint::may_send_ahead(Time t, Time ahead, Time now) const {
-  if (t >= ahead || tx_.state_at(t).first) return false;
-  const FlowController& rx = *tx_.channel()->rx_buffer();
-  return rx.size_at(now) + 1 < rx.config().ks;
 }
 
 Time TrafficEndpoint::pause_end(Time t) const {

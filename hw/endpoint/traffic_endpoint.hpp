@@ -104,8 +104,6 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   void consume(const Flit& f, Time at);
   Time pause_end(Time t) const;
   void transmit();
-  Time ahead_limit(Time now) const;
-  bool may_send_ahead(Time t, Time ahead, Time now) const;
   void generate();
   void plan_next(Time now, bool first);
   int pick_destination();

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "hw/base/lookahead.hpp"
+#include "hw/link/send_ahead.hpp"
 #include "hw/base/sim_time.hpp"
 #include "hw/switch/switch_port.hpp"
 
@@ -65,23 +65,15 @@ void OutputPort::transmit() {
 // buffer's occupancy; the receiver takes flits ahead (a switch input or a test endpoint); our
 // input has not sent STOP (a pop at the real time could send GO).
 Time OutputPort::ahead_limit(const FlowController& in, Time now) const {
-  const Time limit = Lookahead::limit();
-  if (limit <= now || tx.watched() || in.stopping() || in.occupancy_traced()) return 0;
-  const LinkChannel* ch = tx.channel();
-  const FlowController* rx = ch->rx_buffer();
-  if (!rx || !ch->plain() || rx->occupancy_traced()) return 0;
-  return limit;
+  if (in.stopping() || in.occupancy_traced()) return 0;
+  return downstream_ahead_limit(tx, now);
 }
 
 // May the buffer's head, due at t > now, be sent now stamped t? Exact if nothing that decides
 // its departure or that anyone reads can change in (now, t] (docs/architecture.md, lookahead).
 bool OutputPort::may_send_ahead(const FlowController& in, Time t, Time now) const {
   if (in.head().flit.tail) return false;  // the tail releases the output and the input at its real time
-  if (tx.state_at(t).first) return false;  // a STOP already on its way: met at its instant
-  // No new STOP reaches us by t: the downstream buffer, this flit included, stays below ks
-  // whatever leaves it, so no check is scheduled and none can find ks.
-  const FlowController& rx = *tx.channel()->rx_buffer();
-  if (rx.size_at(now) + 1 >= rx.config().ks) return false;
+  if (!downstream_room(tx, t, now)) return false;  // a STOP on its way or possible by t
   // Our input sends no STOP by t (so these pops send no GO): the flits that can be in it by t
   // (those pushed so far, and those its link can still deliver) stay below ks.
   const int ks = in.config().ks;
