@@ -10,6 +10,7 @@
 #include "hw/nic/iss/disasm.hpp"
 #include "hw/nic/iss/threaded.hpp"
 #include "hw/base/error.hpp"
+#include "hw/base/lookahead.hpp"
 
 namespace sanvp::nic {
 
@@ -390,6 +391,29 @@ std::string LanaiCore::fault_report(const Fault& f) const {
   return o;
 }
 
+// Ending a slice hands control to the kernel, which resumes the core at its time ct. When no
+// other process is scheduled up to ct (no delta activity, no timed event at or before it) and
+// nobody reads the model's state before ct (Lookahead::limit: the end of the run loop's kernel
+// step, 0 where tests call sc_start themselves), that hand-over changes nothing: no process runs
+// in between and the core resumes at ct as if it had gone on. Then it goes on without the
+// context switch. The slices themselves, and so every result, stay those of the quantum.
+bool LanaiCore::may_run_on(Time ct) const {
+  if (halted_ || ct >= Lookahead::limit()) return false;
+  const sc_core::sc_time gap = sc_core::sc_time_to_pending_activity();
+  const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
+  return stamp + static_cast<Time>(gap.value()) > ct;
+}
+
+// The kernel's time catches up with the core's: at the end of each slice that cannot run on,
+// and before the core stops (on_stop sees the time it would have seen after every hand-over).
+void LanaiCore::sync_to(Time t) {
+  const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
+  if (t <= stamp) return;
+  ++slice_stats_.handovers;
+  qk_.set(sc_core::sc_time(static_cast<double>(t - stamp), sc_core::SC_PS));
+  qk_.sync();
+}
+
 void LanaiCore::run_thread() {
   start_time_ = static_cast<Time>(sc_core::sc_time_stamp().value());
   acquire_dmi();
@@ -402,16 +426,17 @@ void LanaiCore::run_thread() {
   }
   qk_.reset();
   const unsigned __int128 hz = clock_hz_;
+  Time now = start_time_;  // the slice's start: the kernel's time after a hand-over, else the core's
   try {
     while (!halted_) {
       if (cfg_.dmi && !dmi_) acquire_dmi();
-      const Time now = static_cast<Time>(sc_core::sc_time_stamp().value());
       // Cycles at which the core reaches the end of this quantum: smallest c with
       // start + time(c) + extra >= now + quantum, i.e. c = ceil(T * f / 1e12).
       const Time goal = now + cfg_.quantum, base = start_time_ + extra_time_;
       const Time until = goal > base ? goal - base : 0;
       const std::uint64_t target = static_cast<std::uint64_t>((static_cast<unsigned __int128>(until) * hz + 999999999999ull) / 1000000000000ull);
       s_.budget = std::max<std::uint64_t>(target, s_.cycles + 1);
+      ++slice_stats_.slices;
       if (observe_) {
         lanai::run<LanaiCore, true>(s_, *this);
       } else {
@@ -423,18 +448,16 @@ void LanaiCore::run_thread() {
       // start: a target that blocked inside b_transport (wait-for-event) has already moved
       // SystemC time forward, and the core's clock includes that wait.
       const Time ct = core_time();
-      const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
-      if (ct > stamp) {
-        qk_.set(sc_core::sc_time(static_cast<double>(ct - stamp), sc_core::SC_PS));
-        qk_.sync();
-      }
+      if (!may_run_on(ct)) sync_to(ct);
+      now = std::max(ct, static_cast<Time>(sc_core::sc_time_stamp().value()));
     }
   } catch (const Fault& f) {
     result_.outcome = Outcome::kFault;
     result_.end_time = core_time();
     result_.fault_report = fault_report(f);
-    if (debug_) debug_->fault(*this, result_.fault_report);
   }
+  sync_to(now);  // outside the handler: no context switch while an exception is being handled
+  if (result_.outcome == Outcome::kFault && debug_) debug_->fault(*this, result_.fault_report);
   result_.instructions = s_.instret;
   result_.cycles = s_.cycles;
   if (on_stop) on_stop();

@@ -122,6 +122,13 @@ class LanaiCore : public sc_core::sc_module {
   };
   const BlockStats& block_stats() const { return block_stats_; }
 
+  // Quantum slices run, and how many of them ended in a hand-over to the kernel (the others ran
+  // on: nothing else was scheduled before the core's time, see may_run_on).
+  struct SliceStats {
+    std::uint64_t slices = 0, handovers = 0;
+  };
+  const SliceStats& slice_stats() const { return slice_stats_; }
+
   Time cycles_to_time(std::uint64_t cycles) const;
   const lanai::CpuState& state() const { return s_; }
   const Config& config() const { return cfg_; }
@@ -142,6 +149,8 @@ class LanaiCore : public sc_core::sc_module {
 
  private:
   void run_thread();
+  bool may_run_on(Time ct) const;
+  void sync_to(Time t);
   void acquire_dmi();
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   void predecode_all();
@@ -188,6 +197,7 @@ class LanaiCore : public sc_core::sc_module {
   std::vector<BlockInfo> blocks_;
   std::vector<std::uint8_t> code_pages_;  // 1: blocks were built from this page
   BlockStats block_stats_;
+  SliceStats slice_stats_;
 
   // Trace and profile.
   bool observe_ = false;

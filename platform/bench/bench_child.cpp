@@ -7,6 +7,7 @@
 #include <systemc>
 
 #include "hw/base/error.hpp"
+#include "hw/base/lookahead.hpp"
 #include "platform/barrier/experiment.hpp"
 #include "platform/barrier/flit_run.hpp"
 #include "platform/fw/fw_platform.hpp"
@@ -108,7 +109,9 @@ nlohmann::json run_iss(bool quick) {
   fw::FwPlatform plat("nic", pv, im, &console);
   pv.check_all_used();
   const double cpu0 = cpu_now();
+  Lookahead::set_limit(10000 * kMs);  // as `sanvp fw run` does (LanaiCore::may_run_on)
   sc_core::sc_start(sc_core::sc_time::from_value(10000 * kMs));
+  Lookahead::set_limit(0);
   const double cpu1 = cpu_now();
   const auto& r = plat.core->result();
   if (r.outcome != nic::LanaiCore::Outcome::kExited || r.exit_code != 0)

@@ -10,6 +10,7 @@
 #include "platform/cli/commands.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
+#include "hw/base/lookahead.hpp"
 #include "hw/base/sim_time.hpp"
 #include "platform/fw/dap_command.hpp"
 #include "platform/fw/debugger.hpp"
@@ -108,7 +109,11 @@ int run_fw() {
     plat.core->enable_profile();
   }
   const auto wall0 = std::chrono::steady_clock::now();
+  // Nothing reads the model before the timeout but the debugger, which reads the kernel's time
+  // at every stop: the core may skip hand-overs that change nothing (LanaiCore::may_run_on).
+  Lookahead::set_limit(dbg ? 0 : timeout);
   sc_core::sc_start(sc_core::sc_time(static_cast<double>(timeout), sc_core::SC_PS));
+  Lookahead::set_limit(0);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   std::cout.flush();
   const auto& r = plat.core->result();
@@ -122,8 +127,10 @@ int run_fw() {
     const std::uint64_t insns = running ? plat.core->state().instret : r.instructions;
     const std::uint64_t cycles = running ? plat.core->state().cycles : r.cycles;
     const Time end = running ? now_ps() : r.end_time;
+    const auto& sl = plat.core->slice_stats();
     fmt::print(stderr, "firmware: {} instructions, {} cycles, {} simulated, {:.1f} MIPS host\n", insns, cycles, format_time(end),
                wall > 0 ? static_cast<double>(insns) / wall / 1e6 : 0.0);
+    fmt::print(stderr, "firmware: {} quantum slices, {} handed over to the kernel\n", sl.slices, sl.handovers);
   }
   switch (r.outcome) {
     case nic::LanaiCore::Outcome::kExited:

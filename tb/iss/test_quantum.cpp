@@ -5,7 +5,9 @@
 // restarted inside one test process.
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdint>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -82,4 +84,55 @@ TEST_CASE("FBS protocol firmware gives the same report at 1 us, 10 us and 1 ms q
 
 TEST_CASE("host messaging firmware gives the same report at 1 us, 10 us and 1 ms quanta", "[core][quantum]") {
   check_quantum_independent("msg --sizes 4,4K --iterations 2");
+}
+
+namespace {
+
+struct FwStats {
+  std::string insns_line;  // "firmware: N instructions, C cycles, T simulated"
+  std::uint64_t slices = 0, handovers = 0;
+};
+
+FwStats fw_stats(const std::string& cmd) {
+  FILE* p = popen((cmd + " 2>&1 >/dev/null").c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string err;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) err.append(buf, n);
+  pclose(p);
+  INFO(cmd << "\n" << err);
+  FwStats s;
+  std::smatch m;
+  REQUIRE(std::regex_search(err, m, std::regex(R"(firmware: \d+ instructions, \d+ cycles, \S+ simulated)")));
+  s.insns_line = m[0];
+  REQUIRE(std::regex_search(err, m, std::regex(R"(firmware: (\d+) quantum slices, (\d+) handed over to the kernel)")));
+  s.slices = std::stoull(m[1]);
+  s.handovers = std::stoull(m[2]);
+  return s;
+}
+
+}  // namespace
+
+// LanaiCore::may_run_on: where nothing else is scheduled, a slice's end need not hand control to
+// the kernel. `fw run` lets the core run on up to its timeout; `fw debug` never does (the
+// debugger reads the kernel's time at its stops). Both must run the same slices and stop at the
+// same instruction, cycle and time; only the hand-overs differ.
+TEST_CASE("a bare core runs on through slice ends with the same slices and results as handing each over", "[core][quantum]") {
+  const std::string img = SANVP_COMPUTE_IMG, timeout = "2ms";
+  const std::string cmds = "/tmp/sanvp_runon_" + std::to_string(getpid()) + ".cmds";
+  {
+    std::ofstream o(cmds);
+    o << "continue\n";
+  }
+  const FwStats on = fw_stats(std::string(SANVP_BIN) + " fw run --stats --timeout " + timeout + " " + img);
+  const FwStats each = fw_stats(std::string(SANVP_BIN) + " fw debug --stats --timeout " + timeout + " " + img + " --commands " + cmds);
+  std::remove(cmds.c_str());
+  CHECK(on.insns_line == each.insns_line);
+  CHECK(on.insns_line.find(", 2ms simulated") != std::string::npos);  // still running at the timeout
+  // 2 ms at the default 10 us quantum: at least 200 slices (more where a slice ends early).
+  CHECK(on.slices >= 200);
+  CHECK(on.slices == each.slices);
+  CHECK(each.handovers == each.slices);  // every slice, the last one (past the timeout) included
+  CHECK(on.handovers == 1);              // only the slice that crosses the timeout
 }
