@@ -95,7 +95,7 @@ bool OutputPort::send_head(FlowController& in, int src, Time now, Time t) {
   Flit f = in.head().flit;
   f.head = first_;  // after the route byte is stripped, the next flit heads the worm here
   first_ = false;
-  if (t > now) in.pop_ahead(t);
+  if (t > now) in.pop_ahead(t, now);
   else in.pop(now);
   tx.send(f, t);
   if (!f.tail) return false;
