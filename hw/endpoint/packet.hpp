@@ -37,6 +37,13 @@ struct PacketRecord {
   bool ended() const { return tail_arrival != kNever || dropped; }  // delivered or dropped
 };
 
+// Bytes 8k .. 8k+7 of the payload (k >= 1; the first 8 are the header below), byte 8k+j in
+// bits 8j..8j+7: one hash per 8 bytes, the content still unpredictable per packet and position.
+inline std::uint64_t payload_word(const PacketRecord& r, std::uint32_t k) {
+  std::uint64_t x = (std::uint64_t{r.src} << 48) ^ (std::uint64_t{r.seq} << 16) ^ k;
+  return splitmix64(x);
+}
+
 // Byte `i` of the payload of packet (src, seq, dst).
 inline std::uint8_t payload_byte(const PacketRecord& r, std::uint32_t i) {
   switch (i) {
@@ -48,13 +55,33 @@ inline std::uint8_t payload_byte(const PacketRecord& r, std::uint32_t i) {
     case 5: return static_cast<std::uint8_t>(r.seq >> 16);
     case 6: return static_cast<std::uint8_t>(r.seq >> 8);
     case 7: return static_cast<std::uint8_t>(r.seq);
-    default: {
-      // One hash per 8 bytes: the content is still unpredictable per packet and position.
-      std::uint64_t x = (std::uint64_t{r.src} << 48) ^ (std::uint64_t{r.seq} << 16) ^ (i >> 3);
-      return static_cast<std::uint8_t>(splitmix64(x) >> (8 * (i & 7)));
-    }
+    default: return static_cast<std::uint8_t>(payload_word(r, i >> 3) >> (8 * (i & 7)));
   }
 }
+
+// Payload bytes read in order (the source as it sends, the sink as it checks): the word of the
+// last 8 bytes is kept, so a hash is computed once per 8 bytes, not per byte.
+class PayloadReader {
+ public:
+  // The next bytes read are of packet `r`'s payload (only src, dst and seq are used).
+  void start(const PacketRecord& r) {
+    r_.src = r.src;
+    r_.dst = r.dst;
+    r_.seq = r.seq;
+    k_ = 0;
+  }
+  std::uint8_t at(std::uint32_t i) {
+    if (i < static_cast<std::uint32_t>(kPayloadHeader)) return payload_byte(r_, i);
+    const std::uint32_t k = i >> 3;
+    if (k != k_) { word_ = payload_word(r_, k); k_ = k; }
+    return static_cast<std::uint8_t>(word_ >> (8 * (i & 7)));
+  }
+
+ private:
+  PacketRecord r_;
+  std::uint64_t word_ = 0;
+  std::uint32_t k_ = 0;  // word_ holds bytes 8k_ .. 8k_+7 (0: none; the header's word is not hashed)
+};
 
 // The run's packets by id (ids count up from 0 in creation order). Normally every record is kept
 // for the whole run. A run that releases (set_release) hands each packet that is final to a

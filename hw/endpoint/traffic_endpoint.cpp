@@ -178,20 +178,33 @@ void TrafficEndpoint::inject_raw(std::vector<std::uint8_t> bytes, Time when) {
   tx_.work_at(when);
 }
 
-std::uint32_t TrafficEndpoint::Outgoing::wire_len(const PacketTable& t) const {
-  return id == kNoPacket ? static_cast<std::uint32_t>(raw.size()) : t[id].wire_len();
+// The queue's front becomes the packet being sent; what its flits need of its record is copied,
+// so sending a flit looks nothing up in the packet table.
+void TrafficEndpoint::begin_packet() {
+  out_ = std::move(queue_.front());
+  queue_.pop_front();
+  cur_ = true;
+  pos_ = 0;
+  crc_ = 0;
+  if (out_.id == kNoPacket) {
+    out_len_ = static_cast<std::uint32_t>(out_.raw.size());
+    return;
+  }
+  const PacketRecord& r = table_[out_.id];
+  out_len_ = r.wire_len();
+  out_route_len_ = r.route_len;
+  out_payload_len_ = r.payload;
+  out_payload_.start(r);
 }
 
 std::uint8_t TrafficEndpoint::flit_byte(std::uint32_t j) {
   if (out_.id == kNoPacket) return out_.raw[j];
-  const PacketRecord& r = table_[out_.id];
-  const std::uint32_t R = r.route_len;
-  if (j < R) return out_.route[j];
-  j -= R;
+  if (j < out_route_len_) return out_.route[j];
+  j -= out_route_len_;
   if (j == 0) return static_cast<std::uint8_t>(kTestPacketType >> 8);
   if (j == 1) return static_cast<std::uint8_t>(kTestPacketType & 0xff);
   j -= 2;
-  if (j < r.payload) return payload_byte(r, j);
+  if (j < out_payload_len_) return out_payload_.at(j);
   return crc_;
 }
 
@@ -215,11 +228,7 @@ void TrafficEndpoint::transmit() {
         xmit_ev_.at(t0);
         return;
       }
-      out_ = std::move(queue_.front());
-      queue_.pop_front();
-      cur_ = true;
-      pos_ = 0;
-      crc_ = 0;
+      begin_packet();
     }
     const Time t = std::max(now, tx_.next_slot(out_.created));
     if (t > now && t >= horizon && !(t < ahead && downstream_room(tx_, t, now))) { xmit_ev_.at(t); return; }
@@ -238,11 +247,10 @@ void TrafficEndpoint::transmit() {
     f.packet = out_.id;
     f.data = flit_byte(pos_);
     f.head = pos_ == 0;
-    f.tail = pos_ + 1 == out_.wire_len(table_);
+    f.tail = pos_ + 1 == out_len_;
     if (!raw) {
-      PacketRecord& r = table_[out_.id];
-      if (pos_ >= r.route_len && !f.tail) crc_ = crc8_update(crc_, f.data);
-      if (pos_ == 0) r.injected = t;
+      if (pos_ >= out_route_len_ && !f.tail) crc_ = crc8_update(crc_, f.data);
+      if (pos_ == 0) table_[out_.id].injected = t;
     }
     tx_.send(f, t);
     ++stats_.sent_flits;
@@ -323,18 +331,20 @@ void TrafficEndpoint::consume(const Flit& f, Time at) {
     rx_pos_ = 0;
     rx_crc_ = 0;
     rx_bad_ = false;
-    table_[rx_pkt_].head_arrival = at;
+    PacketRecord& h = table_[rx_pkt_];
+    h.head_arrival = at;
+    rx_body_ = 2 + h.payload;  // what the body flits need of the record, copied once
+    rx_payload_.start(h);
   } else if (!rx_active_) {
     ++stats_.errors;  // flit outside a worm
     return;
   }
-  PacketRecord& r = table_[rx_pkt_];
   if (f.packet != rx_pkt_) rx_bad_ = true;
-  const std::uint32_t body = 2 + r.payload;  // bytes covered by the CRC
+  const std::uint32_t body = rx_body_;  // bytes covered by the CRC
   if (rx_pos_ < body) {
     std::uint8_t expect = rx_pos_ == 0 ? static_cast<std::uint8_t>(kTestPacketType >> 8)
                         : rx_pos_ == 1 ? static_cast<std::uint8_t>(kTestPacketType & 0xff)
-                                       : payload_byte(r, rx_pos_ - 2);
+                                       : rx_payload_.at(rx_pos_ - 2);
     if (f.data != expect) rx_bad_ = true;
     rx_crc_ = crc8_update(rx_crc_, f.data);
     if (f.tail) rx_bad_ = true;  // too short
@@ -347,6 +357,7 @@ void TrafficEndpoint::consume(const Flit& f, Time at) {
   ++stats_.recv_bytes;
   if (f.tail) {
     rx_active_ = false;
+    PacketRecord& r = table_[rx_pkt_];
     table_.set_tail_arrival(rx_pkt_, at);
     if (rx_bad_ || r.dst != id_) {
       r.corrupt = true;

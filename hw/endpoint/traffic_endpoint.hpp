@@ -98,7 +98,6 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
     std::vector<std::uint8_t> route;  // route bytes (test packets)
     std::vector<std::uint8_t> raw;    // every byte of a raw packet (barrier traffic)
     Time created;
-    std::uint32_t wire_len(const PacketTable& t) const;
   };
   void receive(const Flit& f, Time arrival) override;
   void consume(const Flit& f, Time at);
@@ -109,6 +108,7 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   int pick_destination();
   std::uint32_t pick_payload();
   void drain();
+  void begin_packet();
   std::uint8_t flit_byte(std::uint32_t j);
 
   int id_;
@@ -122,6 +122,9 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   Outgoing out_;
   std::uint32_t pos_ = 0;
   std::uint8_t crc_ = 0;
+  // Of out_, copied from its record by begin_packet: wire length, route bytes, payload bytes.
+  std::uint32_t out_len_ = 0, out_route_len_ = 0, out_payload_len_ = 0;
+  PayloadReader out_payload_;
   bool was_stopped_ = false;
   Time stop_began_ = 0;
   std::uint32_t next_seq_ = 0;
@@ -138,6 +141,8 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   bool rx_active_ = false;
   std::uint32_t rx_pkt_ = 0, rx_pos_ = 0;
   std::uint8_t rx_crc_ = 0;
+  std::uint32_t rx_body_ = 0;  // bytes of the worm covered by the CRC (type and payload)
+  PayloadReader rx_payload_;
   bool rx_bad_ = false;
   bool rx_foreign_ = false;  // receiving a packet that is not in the table
   PacketEnds foreign_ends_;

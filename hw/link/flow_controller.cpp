@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "hw/base/error.hpp"
+#include "hw/base/sim_time.hpp"
 
 namespace sanvp {
 
@@ -93,34 +94,9 @@ int FlowController::arrived_in_buffer(Time now) const {
 
 int FlowController::occupancy(Time now) const { return arrived_in_buffer(now) + departing_from(now + 1, now); }
 
-// Popped flits departed before `now` lead the departing range (departures never decrease).
-int FlowController::departed_before(Time now) const {
-  std::uint64_t g = ring_.kept();
-  while (g < ring_.popped() && ring_.at(g).departure < now) ++g;
-  return static_cast<int>(g - ring_.kept());
-}
-
-int FlowController::size_at(Time now) const {
-  return static_cast<int>(ring_.pushed() - ring_.kept()) - departed_before(now);
-}
-
-// The departing and buffered flits are one range in arrival order. A cursor into it, moved from
-// where the last question left it, answers the usual questions (t growing flit by flit while an
-// output sends ahead) in O(1).
-int FlowController::arrived_by(Time t, Time now, int cap) const {
-  const std::uint64_t base = ring_.kept();
-  if (scan_ < base) scan_ = base;
-  if (scan_ > ring_.pushed()) scan_ = ring_.pushed();
-  while (scan_ < ring_.pushed() && ring_.at(scan_).entry.arrival <= t) ++scan_;
-  while (scan_ > base && ring_.at(scan_ - 1).entry.arrival > t) --scan_;
-  // Flits departed before now arrived before they departed, but may still lie beyond t.
-  const int arrived = static_cast<int>(scan_ - base);
-  return std::min(cap, arrived - std::min(arrived, departed_before(now)));
-}
-
 void FlowController::schedule_check(Time t) {
   checks_.push_back(t);
-  const Time now = sc_core::sc_time_stamp().value();
+  const Time now = now_ps();
   check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
 }
 
@@ -131,14 +107,14 @@ void FlowController::push(const Flit& f, Time arrival) {
   // traced buffers examine every arrival so the occupancy wave is exact. Flits departing at this
   // instant count as present (as in check_proc), so the test does not depend on whether the
   // kernel ran the consumer's pop or this push first.
-  const Time now = sc_core::sc_time_stamp().value();
+  const Time now = now_ps();
   forget_departed(now);
   if (size_at(now) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
   if (was_empty && on_head_) on_head_(arrival);
 }
 
 void FlowController::check_proc() {
-  const Time now = sc_core::sc_time_stamp().value();
+  const Time now = now_ps();
   while (!checks_.empty() && checks_.front() <= now) checks_.pop_front();
   const int occ = arrived_in_buffer(now) + departing_from(now, now);  // arrivals at this instant count first
   if (occ > stats_.max_occupancy) stats_.max_occupancy = occ;
@@ -149,25 +125,12 @@ void FlowController::check_proc() {
   if (!checks_.empty()) check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
 }
 
-// Popped flits that departed before `now` (the simulation time) can never count again: dropping
-// them keeps the usual questions (size_at(now), arrived_by(t, now)) free of searches.
-void FlowController::forget_departed(Time now) {
-  while (ring_.kept() < ring_.popped() && ring_.at(ring_.kept()).departure < now) ring_.forget();
-}
-
-void FlowController::depart(Time departure) {
-  forget_departed(sc_core::sc_time_stamp().value());
-  ring_.pop(departure);
-}
-
-void FlowController::pop_ahead(Time departure) {
-  if (stop_sent_ || occ_sig_.on())
-    throw SimError(fmt::format("{}: flit popped ahead while STOP is in force or occupancy is traced", name()));
-  depart(departure);
+void FlowController::refuse_ahead() const {
+  throw SimError(fmt::format("{}: flit popped ahead while STOP is in force or occupancy is traced", name()));
 }
 
 void FlowController::pop(Time now) {
-  depart(now);
+  depart(now, now_ps());  // forgets by the simulation time, as pop_ahead (tests pop at other times)
   const int occ = occupancy(now);
   occ_sig_.change(now, static_cast<std::uint64_t>(occ));
   if (stop_sent_ && occ <= cfg_.kg) send_control(false, now, occ);

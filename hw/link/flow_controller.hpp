@@ -8,6 +8,7 @@
 // instant, arrivals count before departures. The STOP check runs at an arrival instant only when
 // the buffer could reach `ks` then, so an unloaded link costs no events here.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -19,6 +20,7 @@
 #include "hw/link/flow_controller_params.hpp"
 #include "hw/link/link.hpp"
 #include "hw/base/params.hpp"
+#include "hw/base/sim_time.hpp"
 
 namespace sanvp {
 
@@ -62,7 +64,11 @@ class FlowController : public sc_core::sc_module {
   // Pops the head now, stamped with its later departure: the consumer sent it ahead (see
   // OutputPort::transmit). Allowed only while no STOP is in force and the occupancy is not
   // traced; until `departure` the flit still counts in size_at and occupancy.
-  void pop_ahead(Time departure);
+  void pop_ahead(Time departure, Time now) {  // now: the simulation time
+    if (stop_sent_ || occ_sig_.on()) refuse_ahead();
+    depart(departure, now);
+  }
+  void pop_ahead(Time departure) { pop_ahead(departure, now_ps()); }
   // Flits arrived by `now` and not departed (departures at `now` have left).
   int occupancy(Time now) const;
   // Flits pushed and not departed before `now` (on the wire included; departures at `now`
@@ -82,7 +88,8 @@ class FlowController : public sc_core::sc_module {
   void check_proc();
   void send_control(bool stop, Time now, int occ);
   void schedule_check(Time t);
-  void depart(Time departure);
+  void depart(Time departure, Time now);
+  [[noreturn]] void refuse_ahead() const;
   void forget_departed(Time now);
   int departing_from(Time t, Time arrived_by) const;
   int departed_before(Time now) const;
@@ -103,5 +110,44 @@ class FlowController : public sc_core::sc_module {
   Stats stats_;
   TraceSignal occ_sig_, stop_sig_;
 };
+
+// The per-flit questions of the lookahead (OutputPort, TrafficEndpoint, push) are inline: a call
+// each cost more than the answer.
+
+// Popped flits departed before `now` lead the departing range (departures never decrease).
+inline int FlowController::departed_before(Time now) const {
+  std::uint64_t g = ring_.kept();
+  while (g < ring_.popped() && ring_.at(g).departure < now) ++g;
+  return static_cast<int>(g - ring_.kept());
+}
+
+inline int FlowController::size_at(Time now) const {
+  return static_cast<int>(ring_.pushed() - ring_.kept()) - departed_before(now);
+}
+
+// The departing and buffered flits are one range in arrival order. A cursor into it, moved from
+// where the last question left it, answers the usual questions (t growing flit by flit while an
+// output sends ahead) in O(1).
+inline int FlowController::arrived_by(Time t, Time now, int cap) const {
+  const std::uint64_t base = ring_.kept();
+  if (scan_ < base) scan_ = base;
+  if (scan_ > ring_.pushed()) scan_ = ring_.pushed();
+  while (scan_ < ring_.pushed() && ring_.at(scan_).entry.arrival <= t) ++scan_;
+  while (scan_ > base && ring_.at(scan_ - 1).entry.arrival > t) --scan_;
+  // Flits departed before now arrived before they departed, but may still lie beyond t.
+  const int arrived = static_cast<int>(scan_ - base);
+  return std::min(cap, arrived - std::min(arrived, departed_before(now)));
+}
+
+// Popped flits that departed before `now` (the simulation time) can never count again: dropping
+// them keeps the usual questions (size_at(now), arrived_by(t, now)) free of searches.
+inline void FlowController::forget_departed(Time now) {
+  while (ring_.kept() < ring_.popped() && ring_.at(ring_.kept()).departure < now) ring_.forget();
+}
+
+inline void FlowController::depart(Time departure, Time now) {
+  forget_departed(now);
+  ring_.pop(departure);
+}
 
 }  // namespace sanvp

@@ -80,13 +80,19 @@ bool OutputPort::may_send_ahead(const FlowController& in, Time t, Time now) cons
   return in.arrived_by(t, now, ks) + upstream_arrivals(in, t, now, ks) < ks;
 }
 
-// Flits not pushed yet into `in` that can arrive by t (one per cp from now + ld), at most cap.
+// Flits not pushed yet into `in` that can arrive by t, at most cap: its link delivers one per cp,
+// the first leaving no earlier than now nor one cp after the last flit its transmitter sent (that
+// one and those before are pushed already: arrived_by counts them).
 int OutputPort::upstream_arrivals(const FlowController& in, Time t, Time now, int cap) {
   const LinkChannel* up = in.upstream();
   if (!up) return 0;
   const LinkTiming& lt = up->timing();
-  if (t < now + lt.ld) return 0;
-  return static_cast<int>(std::min<Time>((t - now - lt.ld) / lt.cp + 1, static_cast<Time>(cap)));
+  Time first = now;
+  const LinkTransmitter* sender = up->transmitter();
+  if (sender && sender->last_departure() != kNever) first = std::max(now, sender->last_departure() + lt.cp);
+  first += lt.ld;
+  if (t < first) return 0;
+  return static_cast<int>(std::min<Time>((t - first) / lt.cp + 1, static_cast<Time>(cap)));
 }
 
 // Sends the buffer's head departing at t (now, or later when sent ahead); true if it was the
@@ -95,7 +101,7 @@ bool OutputPort::send_head(FlowController& in, int src, Time now, Time t) {
   Flit f = in.head().flit;
   f.head = first_;  // after the route byte is stripped, the next flit heads the worm here
   first_ = false;
-  if (t > now) in.pop_ahead(t);
+  if (t > now) in.pop_ahead(t, now);
   else in.pop(now);
   tx.send(f, t);
   if (!f.tail) return false;
