@@ -108,8 +108,8 @@ void FlowController::push(const Flit& f, Time arrival) {
   // instant count as present (as in check_proc), so the test does not depend on whether the
   // kernel ran the consumer's pop or this push first.
   const Time now = now_ps();
-  forget_departed(now);
-  if (size_at(now) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
+  forget_departed(now);  // so none departed before now is left: size_at(now) is the ring's size
+  if (static_cast<int>(ring_.pushed() - ring_.kept()) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
   if (was_empty && on_head_) on_head_(arrival);
 }
 
