@@ -283,11 +283,6 @@ Time TrafficEndpoint::pause_end(Time t) const {
   return t;
 }
 
-void TrafficEndpoint::receive(const Flit& f, Time arrival) {
-  // Fast path: an idle, unpaused sink consumes each flit as it arrives, costing no event.
-  if (pauses_.empty()) { consume(f, arrival); return; }
-  fc_.push(f, arrival);
-}
 
 void TrafficEndpoint::drain() {
   drain_ev_.fired();
@@ -307,15 +302,19 @@ void TrafficEndpoint::drain() {
   if (!fc_.empty()) drain_ev_.at(now + cp);
 }
 
+// Nearly every flit is a payload byte inside a test worm: consume's checks for it, in short
+// (false: not such a flit, consume takes it). Inline into receive, so such a flit costs no call.
+inline bool TrafficEndpoint::consume_payload(const Flit& f) {
+  if (!(rx_active_ && !f.head && !f.tail && !raw_active_ && !rx_foreign_ && rx_pos_ >= 2 && rx_pos_ < rx_body_)) return false;
+  if (f.packet != rx_pkt_ || f.data != rx_payload_.at(rx_pos_ - 2)) rx_bad_ = true;
+  rx_crc_ = crc8_update(rx_crc_, f.data);
+  ++rx_pos_;
+  ++stats_.recv_bytes;
+  return true;
+}
+
 void TrafficEndpoint::consume(const Flit& f, Time at) {
-  // Nearly every flit is a payload byte inside a test worm: the checks below, in short.
-  if (rx_active_ && !f.head && !f.tail && !raw_active_ && !rx_foreign_ && rx_pos_ >= 2 && rx_pos_ < rx_body_) {
-    if (f.packet != rx_pkt_ || f.data != rx_payload_.at(rx_pos_ - 2)) rx_bad_ = true;
-    rx_crc_ = crc8_update(rx_crc_, f.data);
-    ++rx_pos_;
-    ++stats_.recv_bytes;
-    return;
-  }
+  if (consume_payload(f)) return;
   // Barrier packets come from the switch's unit (no packet id); a packet of the table whose
   // leading byte a link fault turned into a barrier lead is still checked as that packet.
   if (raw_active_ || (f.head && f.packet == kNoPacket && barrier::is_barrier_lead(f.data))) {
@@ -392,6 +391,15 @@ void TrafficEndpoint::consume(const Flit& f, Time at) {
       if (delivery_observer_) delivery_observer_(rx_pkt_, at);
     }
   }
+}
+
+void TrafficEndpoint::receive(const Flit& f, Time arrival) {
+  // Fast path: an idle, unpaused sink consumes each flit as it arrives, costing no event.
+  if (pauses_.empty()) {
+    if (!consume_payload(f)) consume(f, arrival);
+    return;
+  }
+  fc_.push(f, arrival);
 }
 
 }  // namespace sanvp

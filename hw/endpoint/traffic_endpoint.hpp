@@ -101,6 +101,7 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   };
   void receive(const Flit& f, Time arrival) override;
   void consume(const Flit& f, Time at);
+  bool consume_payload(const Flit& f);
   Time pause_end(Time t) const;
   void transmit();
   void generate();
