@@ -101,6 +101,7 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   };
   void receive(const Flit& f, Time arrival) override;
   void consume(const Flit& f, Time at);
+  bool consume_payload(const Flit& f);
   Time pause_end(Time t) const;
   void transmit();
   void generate();
@@ -109,6 +110,7 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   std::uint32_t pick_payload();
   void drain();
   void begin_packet();
+  void send_flit(Time t);
   std::uint8_t flit_byte(std::uint32_t j);
 
   int id_;
@@ -124,6 +126,7 @@ class TrafficEndpoint : public sc_core::sc_module, public FlitReceiver {
   std::uint8_t crc_ = 0;
   // Of out_, copied from its record by begin_packet: wire length, route bytes, payload bytes.
   std::uint32_t out_len_ = 0, out_route_len_ = 0, out_payload_len_ = 0;
+  std::uint32_t out_payload_at_ = 0, out_payload_end_ = 0;  // flits [at, end) carry the payload
   PayloadReader out_payload_;
   bool was_stopped_ = false;
   Time stop_began_ = 0;

@@ -25,7 +25,7 @@ class FlitRing {
   const Slot& at(std::uint64_t g) const { return ring_[g & mask_]; }
 
   void push(const Entry& e) {
-    if (pushed_ - kept_ == ring_.size()) grow();
+    if (pushed_ - kept_ == size_) grow();
     ring_[pushed_++ & mask_] = Slot{e, 0};
   }
   // The oldest buffered flit becomes departing, leaving at `departure`.
@@ -67,10 +67,12 @@ class FlitRing {
     for (std::uint64_t g = kept_; g < pushed_; ++g) bigger[g & m] = ring_[g & mask_];
     ring_.swap(bigger);
     mask_ = m;
+    size_ = ring_.size();
   }
 
   std::vector<Slot> ring_;
   std::uint64_t mask_ = 0;
+  std::uint64_t size_ = 0;  // ring_.size(), kept apart: a vector's size is a division by the slot size
   std::uint64_t kept_ = 0, popped_ = 0, pushed_ = 0;
 };
 

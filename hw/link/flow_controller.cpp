@@ -100,19 +100,6 @@ void FlowController::schedule_check(Time t) {
   check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
 }
 
-void FlowController::push(const Flit& f, Time arrival) {
-  const bool was_empty = empty();
-  ring_.push(Entry{arrival, f});
-  // Only an arrival that can bring occupancy to ks (or past bl) needs examining at its instant;
-  // traced buffers examine every arrival so the occupancy wave is exact. Flits departing at this
-  // instant count as present (as in check_proc), so the test does not depend on whether the
-  // kernel ran the consumer's pop or this push first.
-  const Time now = now_ps();
-  forget_departed(now);
-  if (size_at(now) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
-  if (was_empty && on_head_) on_head_(arrival);
-}
-
 void FlowController::check_proc() {
   const Time now = now_ps();
   while (!checks_.empty() && checks_.front() <= now) checks_.pop_front();

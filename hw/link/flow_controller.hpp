@@ -55,7 +55,7 @@ class FlowController : public sc_core::sc_module {
   void set_head_listener(std::function<void(Time arrival)> fn) { on_head_ = std::move(fn); }
   void set_control_observer(ControlObserver fn) { observer_ = std::move(fn); }
 
-  void push(const Flit& f, Time arrival);
+  void push(const Flit& f, Time arrival);  // inline below
   bool empty() const { return ring_.popped() == ring_.pushed(); }
   const Entry& head() const { return ring_.at(ring_.popped()).entry; }
   // Every flit in the buffer or on the wire to it (arrival > now), oldest first.
@@ -86,6 +86,7 @@ class FlowController : public sc_core::sc_module {
 
  private:
   void check_proc();
+  void new_head(Time arrival) { if (on_head_) on_head_(arrival); }
   void send_control(bool stop, Time now, int occ);
   void schedule_check(Time t);
   void depart(Time departure, Time now);
@@ -143,6 +144,21 @@ inline int FlowController::arrived_by(Time t, Time now, int cap) const {
 // them keeps the usual questions (size_at(now), arrived_by(t, now)) free of searches.
 inline void FlowController::forget_departed(Time now) {
   while (ring_.kept() < ring_.popped() && ring_.at(ring_.kept()).departure < now) ring_.forget();
+}
+
+// Every flit into a switch input or a paused sink comes through here (inline: a call per flit
+// was a tenth of a switch's cost).
+inline void FlowController::push(const Flit& f, Time arrival) {
+  const bool was_empty = empty();
+  ring_.push(Entry{arrival, f});
+  // Only an arrival that can bring occupancy to ks (or past bl) needs examining at its instant;
+  // traced buffers examine every arrival so the occupancy wave is exact. Flits departing at this
+  // instant count as present (as in check_proc), so the test does not depend on whether the
+  // kernel ran the consumer's pop or this push first.
+  const Time now = now_ps();
+  forget_departed(now);  // so none departed before now is left: size_at(now) is the ring's size
+  if (static_cast<int>(ring_.pushed() - ring_.kept()) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
+  if (was_empty) new_head(arrival);
 }
 
 inline void FlowController::depart(Time departure, Time now) {

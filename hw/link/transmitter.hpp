@@ -62,6 +62,7 @@ class LinkTransmitter : public ControlReceiver {
   bool stopped_at(Time now) const { return state_at(now).first; }
   // (STOP in force at now, since when the current STOP or GO has been in force; 0 = always).
   std::pair<bool, Time> state_at(Time now) const {
+    if (pending_.empty()) return {stopped_, since_};  // the usual case, asked for every flit sent ahead
     bool st = stopped_;
     Time since = since_;
     for (const auto& [stop, eff] : pending_) {

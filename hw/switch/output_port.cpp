@@ -35,6 +35,57 @@ void OutputPort::released(Time now) {
   sw_.arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
 }
 
+// Departures before the returned time may be sent in this activation (none if <= now): what
+// must hold for the whole activation. Nobody may watch the flits, the transmitter or either
+// buffer's occupancy; the receiver takes flits ahead (a switch input or a test endpoint); our
+// input has not sent STOP (a pop at the real time could send GO).
+inline Time OutputPort::ahead_limit(const FlowController& in, Time now) const {
+  if (in.stopping() || in.occupancy_traced()) return 0;
+  return downstream_ahead_limit(tx, now);
+}
+
+// May the buffer's head, due at t > now, be sent now stamped t? Exact if nothing that decides
+// its departure or that anyone reads can change in (now, t] (docs/architecture.md, lookahead).
+inline bool OutputPort::may_send_ahead(const FlowController& in, Time t, Time now) const {
+  if (in.head().flit.tail) return false;  // the tail releases the output and the input at its real time
+  if (!downstream_room(tx, t, now)) return false;  // a STOP on its way or possible by t
+  // Our input sends no STOP by t (so these pops send no GO): the flits that can be in it by t
+  // (those pushed so far, and those its link can still deliver) stay below ks.
+  const int ks = in.config().ks;
+  return in.arrived_by(t, now, ks) + upstream_arrivals(in, t, now, ks) < ks;
+}
+
+// Flits not pushed yet into `in` that can arrive by t, at most cap: its link delivers one per cp,
+// the first leaving no earlier than now nor one cp after the last flit its transmitter sent (that
+// one and those before are pushed already: arrived_by counts them).
+inline int OutputPort::upstream_arrivals(const FlowController& in, Time t, Time now, int cap) {
+  const LinkChannel* up = in.upstream();
+  if (!up) return 0;
+  const LinkTiming& lt = up->timing();
+  Time first = now;
+  const LinkTransmitter* sender = up->transmitter();
+  if (sender && sender->last_departure() != kNever) first = std::max(now, sender->last_departure() + lt.cp);
+  first += lt.ld;
+  if (t < first) return 0;
+  return static_cast<int>(std::min<Time>((t - first) / lt.cp + 1, static_cast<Time>(cap)));
+}
+
+// The helpers below are used by transmit alone, once per flit: inline, so no call is paid per flit.
+
+// Sends the buffer's head departing at t (now, or later when sent ahead); true if it was the
+// tail (the output is released).
+inline bool OutputPort::send_head(FlowController& in, int src, Time now, Time t) {
+  Flit f = in.head().flit;
+  f.head = first_;  // after the route byte is stripped, the next flit heads the worm here
+  first_ = false;
+  if (t > now) in.pop_ahead(t, now);
+  else in.pop(now);
+  tx.send(f, t);
+  if (!f.tail) return false;
+  sw_.on_tail_sent(src, idx_, now);
+  return true;
+}
+
 // Send the granted worm's flits that are due (or of the barrier unit's packet). Every return
 // leaves a wake-up behind: armed for the next flit's slot, starved (the next arrival wakes it),
 // stopped (GO wakes it), or the output released.
@@ -58,55 +109,6 @@ void OutputPort::transmit() {
     if (send_head(in, src, now, std::max(now, t))) return;
   }
   starved = true;  // woken again when the next flit arrives
-}
-
-// Departures before the returned time may be sent in this activation (none if <= now): what
-// must hold for the whole activation. Nobody may watch the flits, the transmitter or either
-// buffer's occupancy; the receiver takes flits ahead (a switch input or a test endpoint); our
-// input has not sent STOP (a pop at the real time could send GO).
-Time OutputPort::ahead_limit(const FlowController& in, Time now) const {
-  if (in.stopping() || in.occupancy_traced()) return 0;
-  return downstream_ahead_limit(tx, now);
-}
-
-// May the buffer's head, due at t > now, be sent now stamped t? Exact if nothing that decides
-// its departure or that anyone reads can change in (now, t] (docs/architecture.md, lookahead).
-bool OutputPort::may_send_ahead(const FlowController& in, Time t, Time now) const {
-  if (in.head().flit.tail) return false;  // the tail releases the output and the input at its real time
-  if (!downstream_room(tx, t, now)) return false;  // a STOP on its way or possible by t
-  // Our input sends no STOP by t (so these pops send no GO): the flits that can be in it by t
-  // (those pushed so far, and those its link can still deliver) stay below ks.
-  const int ks = in.config().ks;
-  return in.arrived_by(t, now, ks) + upstream_arrivals(in, t, now, ks) < ks;
-}
-
-// Flits not pushed yet into `in` that can arrive by t, at most cap: its link delivers one per cp,
-// the first leaving no earlier than now nor one cp after the last flit its transmitter sent (that
-// one and those before are pushed already: arrived_by counts them).
-int OutputPort::upstream_arrivals(const FlowController& in, Time t, Time now, int cap) {
-  const LinkChannel* up = in.upstream();
-  if (!up) return 0;
-  const LinkTiming& lt = up->timing();
-  Time first = now;
-  const LinkTransmitter* sender = up->transmitter();
-  if (sender && sender->last_departure() != kNever) first = std::max(now, sender->last_departure() + lt.cp);
-  first += lt.ld;
-  if (t < first) return 0;
-  return static_cast<int>(std::min<Time>((t - first) / lt.cp + 1, static_cast<Time>(cap)));
-}
-
-// Sends the buffer's head departing at t (now, or later when sent ahead); true if it was the
-// tail (the output is released).
-bool OutputPort::send_head(FlowController& in, int src, Time now, Time t) {
-  Flit f = in.head().flit;
-  f.head = first_;  // after the route byte is stripped, the next flit heads the worm here
-  first_ = false;
-  if (t > now) in.pop_ahead(t, now);
-  else in.pop(now);
-  tx.send(f, t);
-  if (!f.tail) return false;
-  sw_.on_tail_sent(src, idx_, now);
-  return true;
 }
 
 }  // namespace sanvp
