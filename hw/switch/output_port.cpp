@@ -52,22 +52,25 @@ inline bool OutputPort::may_send_ahead(const FlowController& in, Time t, Time no
   // Our input sends no STOP by t (so these pops send no GO): the flits that can be in it by t
   // (those pushed so far, and those its link can still deliver) stay below ks.
   const int ks = in.config().ks;
-  return in.arrived_by(t, now, ks) + upstream_arrivals(in, t, now, ks) < ks;
+  return upstream_below(in, t, now, ks - in.arrived_by(t, now, ks));
 }
 
-// Flits not pushed yet into `in` that can arrive by t, at most cap: its link delivers one per cp,
-// the first leaving no earlier than now nor one cp after the last flit its transmitter sent (that
-// one and those before are pushed already: arrived_by counts them).
-inline int OutputPort::upstream_arrivals(const FlowController& in, Time t, Time now, int cap) {
+// Are the flits not pushed yet into `in` that can arrive by t fewer than `room`? Its link delivers
+// one per cp, the first leaving no earlier than now nor one cp after the last flit its transmitter
+// sent (that one and those before are pushed already: arrived_by counts them). A product, not
+// the count's division: this is asked for every flit sent ahead.
+inline bool OutputPort::upstream_below(const FlowController& in, Time t, Time now, int room) {
+  if (room <= 0) return false;
   const LinkChannel* up = in.upstream();
-  if (!up) return 0;
+  if (!up) return true;
   const LinkTiming& lt = up->timing();
   Time first = now;
   const LinkTransmitter* sender = up->transmitter();
   if (sender && sender->last_departure() != kNever) first = std::max(now, sender->last_departure() + lt.cp);
   first += lt.ld;
-  if (t < first) return 0;
-  return static_cast<int>(std::min<Time>((t - first) / lt.cp + 1, static_cast<Time>(cap)));
+  if (t < first) return true;
+  // (t - first) / cp + 1 flits can arrive: fewer than room iff t - first < (room - 1) * cp.
+  return t - first < static_cast<Time>(room - 1) * lt.cp;
 }
 
 // The helpers below are used by transmit alone, once per flit: inline, so no call is paid per flit.

@@ -36,7 +36,7 @@ class OutputPort {
  private:
   Time ahead_limit(const FlowController& in, Time now) const;
   bool may_send_ahead(const FlowController& in, Time t, Time now) const;
-  static int upstream_arrivals(const FlowController& in, Time t, Time now, int cap);
+  static bool upstream_below(const FlowController& in, Time t, Time now, int room);
   bool send_head(FlowController& in, int src, Time now, Time t);
 
   Switch& sw_;
