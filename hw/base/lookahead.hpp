@@ -4,6 +4,8 @@
 // the limit marks the next instant where someone does. The run loop (platform/sim/run.cpp) sets
 // it to the end of each kernel step, capped at the measurement window's snapshots. Departures
 // must be before it; 0 (the default: tests that call sc_start themselves) sends nothing ahead.
+// A NIC's core reads the same limit: it runs on through a slice end without handing control to
+// the kernel only before it (LanaiCore::may_run_on; `fw run` sets it to its timeout).
 //
 // The observation point is the next window snapshot alone (every link's flit count), set whether
 // or not the lookahead is on: a source's short link-delay horizon (TrafficEndpoint) must not
