@@ -11,6 +11,7 @@
 #include "hw/nic/iss/threaded.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/lookahead.hpp"
+#include "hw/base/sim_time.hpp"
 
 namespace sanvp::nic {
 
@@ -239,14 +240,14 @@ std::uint32_t LanaiCore::transport(tlm::tlm_command cmd, std::uint32_t ea, unsig
   p.set_dmi_allowed(false);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const Time issue = core_time();
-  const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
+  const Time stamp = now_ps();
   // The target may wait (other processes run) or act on memory itself: writes into code drop
   // the predecoded blocks as they happen (memory_written).
   sc_core::sc_time delay(static_cast<double>(issue - stamp), sc_core::SC_PS);
   socket->b_transport(p, delay);
   // The access ends at (SystemC time + returned delay). A target may annotate delay or block
   // (wait-for-event style registers call wait() inside b_transport); both count as firmware time.
-  const Time end = static_cast<Time>(sc_core::sc_time_stamp().value()) + static_cast<Time>(delay.value());
+  const Time end = now_ps() + static_cast<Time>(delay.value());
   if (end > issue) extra_time_ += end - issue;
   if (p.get_response_status() != tlm::TLM_OK_RESPONSE) {
     const bool unmapped = p.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE;
@@ -400,14 +401,14 @@ std::string LanaiCore::fault_report(const Fault& f) const {
 bool LanaiCore::may_run_on(Time ct) const {
   if (halted_ || ct >= Lookahead::limit()) return false;
   const sc_core::sc_time gap = sc_core::sc_time_to_pending_activity();
-  const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
+  const Time stamp = now_ps();
   return stamp + static_cast<Time>(gap.value()) > ct;
 }
 
 // The kernel's time catches up with the core's: at the end of each slice that cannot run on,
 // and before the core stops (on_stop sees the time it would have seen after every hand-over).
 void LanaiCore::sync_to(Time t) {
-  const Time stamp = static_cast<Time>(sc_core::sc_time_stamp().value());
+  const Time stamp = now_ps();
   if (t <= stamp) return;
   ++slice_stats_.handovers;
   qk_.set(sc_core::sc_time(static_cast<double>(t - stamp), sc_core::SC_PS));
@@ -415,7 +416,7 @@ void LanaiCore::sync_to(Time t) {
 }
 
 void LanaiCore::run_thread() {
-  start_time_ = static_cast<Time>(sc_core::sc_time_stamp().value());
+  start_time_ = now_ps();
   acquire_dmi();
   predecode_all();
   s_.reset(prog_.entry);
@@ -449,7 +450,7 @@ void LanaiCore::run_thread() {
       // SystemC time forward, and the core's clock includes that wait.
       const Time ct = core_time();
       if (!may_run_on(ct)) sync_to(ct);
-      now = std::max(ct, static_cast<Time>(sc_core::sc_time_stamp().value()));
+      now = std::max(ct, now_ps());
     }
   } catch (const Fault& f) {
     result_.outcome = Outcome::kFault;
