@@ -61,8 +61,10 @@ class Wakeup {
     times_.pop_back();
   }
 
-  sc_core::sc_event ev_;
+  // The times first: an owner that keeps its own hot state just before its Wakeup (OutputPort)
+  // reads them in the same cache line.
   std::vector<Time> times_;  // min-heap of requested wake-up times
+  sc_core::sc_event ev_;
 };
 
 }  // namespace sanvp

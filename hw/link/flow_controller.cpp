@@ -50,7 +50,8 @@ void FlowControlConfig::validate(const LinkTiming& lt, Time sd, const std::strin
         at, kg, format_time(lt.cp), format_time(have), format_time(lt.ld), format_time(fc), format_time(sd), format_time(need)));
 }
 
-FlowController::FlowController(sc_core::sc_module_name name, const FlowControlConfig& cfg) : sc_module(name), cfg_(cfg) {
+FlowController::FlowController(sc_core::sc_module_name name, const FlowControlConfig& cfg)
+    : sc_module(name), ks_(cfg.ks), cfg_(cfg) {
   SC_METHOD(check_proc);
   sensitive << check_ev_;
   dont_initialize();
@@ -118,6 +119,8 @@ void FlowController::refuse_ahead() const {
 
 void FlowController::pop(Time now) {
   depart(now, now_ps());  // forgets by the simulation time, as pop_ahead (tests pop at other times)
+  // The occupancy scans the flits on the wire: only when traced or a GO may be due.
+  if (!stop_sent_ && !occ_sig_.on()) return;
   const int occ = occupancy(now);
   occ_sig_.change(now, static_cast<std::uint64_t>(occ));
   if (stop_sent_ && occ <= cfg_.kg) send_control(false, now, occ);

@@ -81,6 +81,7 @@ class FlowController : public sc_core::sc_module {
   bool occupancy_traced() const { return occ_sig_.on(); }
 
   const FlowControlConfig& config() const { return cfg_; }
+  int ks() const { return ks_; }  // the STOP threshold, beside the state the per-flit questions read
   const Stats& stats() const { return stats_; }
   void declare_traces();
 
@@ -96,20 +97,26 @@ class FlowController : public sc_core::sc_module {
   int departed_before(Time now) const;
   int arrived_in_buffer(Time now) const;
 
-  FlowControlConfig cfg_;
-  LinkChannel* upstream_ = nullptr;
-  std::function<void(Time)> on_head_;
-  ControlObserver observer_;
-  std::deque<Time> checks_;  // arrival instants to examine, increasing
-  sc_core::sc_event check_ev_;
-  bool stop_sent_ = false;
+  // What every flit and every lookahead question reads comes first, in two cache lines: on a
+  // large mesh hundreds of buffers are active at once and their state leaves the core's cache
+  // between two activations of one port (docs/bench.md, size scaling).
   // Buffered flits, and popped flits whose departure may not be over yet (at or after the last
   // pop's time), in departure order: they count as present until they depart, and at their
   // departure instant for the STOP check (arrivals count first).
-  FlitRing ring_;
+  alignas(64) FlitRing ring_;
   mutable std::uint64_t scan_ = 0;  // arrived_by's cursor: first flit found arriving after its last t
+  LinkChannel* upstream_ = nullptr;
+  int ks_;  // cfg_.ks
+  bool stop_sent_ = false;
+  TraceSignal occ_sig_;
+  std::function<void(Time)> on_head_;
+
+  FlowControlConfig cfg_;
+  ControlObserver observer_;
+  std::deque<Time> checks_;  // arrival instants to examine, increasing
+  sc_core::sc_event check_ev_;
   Stats stats_;
-  TraceSignal occ_sig_, stop_sig_;
+  TraceSignal stop_sig_;
 };
 
 // The per-flit questions of the lookahead (OutputPort, TrafficEndpoint, push) are inline: a call
@@ -157,7 +164,7 @@ inline void FlowController::push(const Flit& f, Time arrival) {
   // kernel ran the consumer's pop or this push first.
   const Time now = now_ps();
   forget_departed(now);  // so none departed before now is left: size_at(now) is the ring's size
-  if (static_cast<int>(ring_.pushed() - ring_.kept()) >= cfg_.ks || occ_sig_.on()) schedule_check(arrival);
+  if (static_cast<int>(ring_.pushed() - ring_.kept()) >= ks_ || occ_sig_.on()) schedule_check(arrival);
   if (was_empty) new_head(arrival);
 }
 

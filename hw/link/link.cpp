@@ -7,6 +7,7 @@ void LinkChannel::declare_traces() {
   kind_sig_.declare(path_, "kind", 2);
   pkt_sig_.declare(path_, "packet", 32);
   stopgo_sig_.declare(path_, "stop", 1);
+  update_plain();
 }
 
 void LinkChannel::trace_flit(const Flit& f, Time t) {

@@ -39,9 +39,7 @@ class alignas(64) LinkChannel {
   void set_rx_buffer(const FlowController* fc) { rx_buffer_ = fc; }
   const FlowController* rx_buffer() const { return rx_buffer_; }
   // Nothing observes, changes or traces the flits: when one is sent does not show.
-  bool plain() const {
-    return !observer_ && !rx_observer_ && !faults_ && !data_sig_.on() && !kind_sig_.on() && !pkt_sig_.on();
-  }
+  bool plain() const { return plain_; }
   const std::string& path() const { return path_; }
   const LinkTiming& timing() const { return timing_; }
 
@@ -50,6 +48,7 @@ class alignas(64) LinkChannel {
   // count, the observer and the waves see it as sent.
   void send(const Flit& f, Time t) {
     ++flits_;
+    if (plain_) { rx_->receive(f, t + timing_.ld); return; }
     if (observer_) observer_(f, t);
     if (data_sig_.on()) trace_flit(f, t);
     if (faults_) {
@@ -63,7 +62,7 @@ class alignas(64) LinkChannel {
     rx_->receive(f, t + timing_.ld);
   }
   // Fault injection on this direction (none by default).
-  void set_faults(std::unique_ptr<LinkFaults> f) { faults_ = std::move(f); }
+  void set_faults(std::unique_ptr<LinkFaults> f) { faults_ = std::move(f); update_plain(); }
   LinkFaults* faults() const { return faults_.get(); }
   // Receiver's flow controller emits STOP/GO at `t`; `fc_total` is both flow controllers' delay.
   void send_control(bool stop, Time t, Time fc_total) {
@@ -75,10 +74,10 @@ class alignas(64) LinkChannel {
 
   void declare_traces();
   // Observers (tests, timelines; each call adds one): every flit as it leaves the sender.
-  void add_observer(std::function<void(const Flit&, Time)> fn) { observer_.add(std::move(fn)); }
+  void add_observer(std::function<void(const Flit&, Time)> fn) { observer_.add(std::move(fn)); update_plain(); }
   void set_observer(std::function<void(const Flit&, Time)> fn) { add_observer(std::move(fn)); }
   // Every flit the receiver gets (after faults), with its departure time.
-  void add_rx_observer(std::function<void(const Flit&, Time)> fn) { rx_observer_.add(std::move(fn)); }
+  void add_rx_observer(std::function<void(const Flit&, Time)> fn) { rx_observer_.add(std::move(fn)); update_plain(); }
   void set_rx_observer(std::function<void(const Flit&, Time)> fn) { add_rx_observer(std::move(fn)); }
   // Every STOP (true) / GO (false) the receiver's flow controller emits, at its emission time.
   void add_control_observer(std::function<void(bool, Time)> fn) { control_observer_.add(std::move(fn)); }
@@ -87,18 +86,23 @@ class alignas(64) LinkChannel {
 
  private:
   void trace_flit(const Flit& f, Time t);
-  // What send() and plain() read for every flit and every lookahead test comes first, in the
-  // object's first cache line or two (the class is line-aligned): on a large mesh hundreds of
+  // Every setter of what plain() depends on calls this: the per-flit test reads one flag.
+  void update_plain() {
+    plain_ = !observer_ && !rx_observer_ && !faults_ && !data_sig_.on() && !kind_sig_.on() && !pkt_sig_.on();
+  }
+  // What send(), plain() and the lookahead's tests read for every flit come first, in the
+  // object's first cache line (the class is line-aligned): on a large mesh hundreds of
   // channels carry flits at once and their state does not stay in the core's cache.
   FlitReceiver* rx_ = nullptr;
   LinkTiming timing_;
   const FlowController* rx_buffer_ = nullptr;
+  LinkTransmitter* transmitter_ = nullptr;
   std::uint64_t flits_ = 0;
+  bool plain_ = true;
   std::unique_ptr<LinkFaults> faults_;
   TraceSignal data_sig_, kind_sig_, pkt_sig_;
   ObserverList<const Flit&, Time> observer_, rx_observer_;
   ControlReceiver* tx_ = nullptr;
-  LinkTransmitter* transmitter_ = nullptr;
   ObserverList<bool, Time> control_observer_;
   std::uint64_t controls_ = 0;
   TraceSignal stopgo_sig_;

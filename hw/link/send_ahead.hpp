@@ -24,7 +24,7 @@ inline Time downstream_ahead_limit(const LinkTransmitter& tx, Time now) {
 inline bool downstream_room(const LinkTransmitter& tx, Time t, Time now) {
   if (tx.state_at(t).first) return false;
   const FlowController& rx = *tx.channel()->rx_buffer();
-  return rx.size_at(now) + 1 < rx.config().ks;
+  return rx.size_at(now) + 1 < rx.ks();
 }
 
 }  // namespace sanvp

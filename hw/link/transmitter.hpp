@@ -7,7 +7,7 @@
 // pending work (`set_work`) and reports when a flit becomes ready (`work_at`); departures and GO
 // report themselves. None of this costs anything when no watcher is attached.
 #pragma once
-#include <deque>
+#include <vector>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -51,10 +51,14 @@ class LinkTransmitter : public ControlReceiver {
   }
   // True if STOP is in force at `now` (applies every transition effective at or before now).
   bool stopped(Time now) {
-    while (!pending_.empty() && pending_.front().second <= now) {
-      if (stopped_ != pending_.front().first) since_ = pending_.front().second;
-      stopped_ = pending_.front().first;
-      pending_.pop_front();
+    while (head_ < pending_.size() && pending_[head_].second <= now) {
+      if (stopped_ != pending_[head_].first) since_ = pending_[head_].second;
+      stopped_ = pending_[head_].first;
+      if (++head_ == pending_.size()) { pending_.clear(); head_ = 0; }
+    }
+    if (head_ >= 64) {  // transitions keep coming while some are ahead: drop the applied ones
+      pending_.erase(pending_.begin(), pending_.begin() + head_);
+      head_ = 0;
     }
     return stopped_;
   }
@@ -62,10 +66,11 @@ class LinkTransmitter : public ControlReceiver {
   bool stopped_at(Time now) const { return state_at(now).first; }
   // (STOP in force at now, since when the current STOP or GO has been in force; 0 = always).
   std::pair<bool, Time> state_at(Time now) const {
-    if (pending_.empty()) return {stopped_, since_};  // the usual case, asked for every flit sent ahead
+    if (head_ == pending_.size()) return {stopped_, since_};  // the usual case, asked for every flit sent ahead
     bool st = stopped_;
     Time since = since_;
-    for (const auto& [stop, eff] : pending_) {
+    for (std::size_t i = head_; i < pending_.size(); ++i) {
+      const auto& [stop, eff] = pending_[i];
       if (eff > now) break;
       if (stop != st) since = eff;
       st = stop;
@@ -86,15 +91,20 @@ class LinkTransmitter : public ControlReceiver {
   }
 
  private:
+  // What every flit sent reads comes first, in the object's first cache line after the vtable
+  // pointer (docs/bench.md, size scaling).
+  // STOP/GO transitions not yet applied, from head_ on, in effective-time order: a vector
+  // emptied when all are applied, so the usual test (none pending) reads this line only.
+  std::vector<std::pair<bool, Time>> pending_;
+  std::uint32_t head_ = 0;
+  bool stopped_ = false;
   LinkChannel* ch_ = nullptr;
+  Time last_ = kNever;
+  Watcher* watcher_ = nullptr;
+  Time since_ = 0;  // effective time of the last applied STOP/GO change
+  std::size_t watch_id_ = 0;
   std::function<void(Time)> wake_;
   std::function<Work()> work_;
-  Watcher* watcher_ = nullptr;
-  std::size_t watch_id_ = 0;
-  std::deque<std::pair<bool, Time>> pending_;
-  bool stopped_ = false;
-  Time since_ = 0;  // effective time of the last applied STOP/GO change
-  Time last_ = kNever;
 };
 
 }  // namespace sanvp

@@ -1,5 +1,7 @@
 #include "hw/switch/input_port.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "hw/barrier/wire_format.hpp"
@@ -14,13 +16,24 @@ InputPort::InputPort(Switch& sw, int index) : in("in", sw.cfg_.fc), sw_(sw), idx
 }
 
 void InputPort::on_new_head(Time arrival) {
-  if (state == State::Idle || state == State::Collecting || state == State::Discarding) {
+  if (state == State::Idle) {
+    wake_route();
+  } else if (state == State::Collecting || state == State::Discarding) {
     route_ev.at(arrival);
   } else if (state == State::Forwarding) {  // the granted output sends it: wake it if it waits for a flit
     OutputPort& op = sw_.ports_[static_cast<std::size_t>(out)]->output;
     if (op.starved) op.xmit_ev.at(arrival);
     op.tx.work_at(arrival);
   }
+}
+
+// Wakes route for the worm at the buffer head (state Idle): a barrier packet at its arrival,
+// a worm when its route is decided, rd after it reached the head (route would find nothing to
+// do earlier, so it is not woken before).
+void InputPort::wake_route() {
+  const auto& h = in.head();
+  if (h.flit.head && barrier::is_barrier_lead(h.flit.data)) route_ev.at(h.arrival);
+  else route_ev.at(std::max(h.arrival, free_since) + sw_.cfg_.rd);
 }
 
 // Route the worm at the buffer head rd after it got there.
@@ -41,9 +54,8 @@ void InputPort::route() {
   const Time at_head = std::max(h.arrival, free_since);
   const Time decided = at_head + sw_.cfg_.rd;
   if (now < decided) { route_ev.at(decided); return; }
-  const std::string name = fmt::format("{}.p{}", sw_.name(), idx_);
   if (!h.flit.head)
-    throw SimError(fmt::format("{}: flit of packet {} at buffer head is not a worm header", name, h.flit.packet));
+    throw SimError(fmt::format("{}.p{}: flit of packet {} at buffer head is not a worm header", sw_.name(), idx_, h.flit.packet));
   const int port = h.flit.data;
   const std::uint32_t pkt = h.flit.packet;
   const bool runt = h.flit.tail;
@@ -129,7 +141,7 @@ void InputPort::freed(Time now) {
   state = State::Idle;
   out = -1;
   free_since = now;
-  route_ev.now();
+  if (!in.empty()) wake_route();  // else the next head wakes it (on_new_head)
 }
 
 }  // namespace sanvp

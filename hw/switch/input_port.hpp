@@ -38,6 +38,7 @@ class InputPort {
 
  private:
   void on_new_head(Time arrival);
+  void wake_route();
   bool take_arrived(Time now, Flit& f);
   void collect();
   void discard();

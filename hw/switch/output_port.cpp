@@ -8,7 +8,7 @@
 
 namespace sanvp {
 
-OutputPort::OutputPort(Switch& sw, int index) : sw_(sw), idx_(index) {
+OutputPort::OutputPort(Switch& sw, int index) : idx_(index), sd_(sw.crossbar_.sd()), sw_(sw) {
   tx.attach(nullptr, {});
   tx.set_work([this] { return pending_work(); });
 }
@@ -23,16 +23,20 @@ LinkTransmitter::Work OutputPort::pending_work() const {
 }
 
 void OutputPort::granted(int input, Time now) {
+  src_ = input;
+  in_ = input == sw_.barrier_input() ? nullptr : &sw_.ports_[static_cast<std::size_t>(input)]->input.in;
   grant_time = now;
   first_ = true;
   owner.change(now, static_cast<std::uint64_t>(input + 1));
 }
 
 void OutputPort::released(Time now) {
+  src_ = -1;
+  in_ = nullptr;
   sw_.crossbar_.disconnect(idx_);
-  sw_.arbiter_.release(idx_);
+  const bool waited_for = sw_.arbiter_.release(idx_);
   owner.change(now, 0);
-  sw_.arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
+  if (waited_for) sw_.arbitrate_ev_.notify(sc_core::SC_ZERO_TIME);
 }
 
 // Departures before the returned time may be sent in this activation (none if <= now): what
@@ -51,7 +55,7 @@ inline bool OutputPort::may_send_ahead(const FlowController& in, Time t, Time no
   if (!downstream_room(tx, t, now)) return false;  // a STOP on its way or possible by t
   // Our input sends no STOP by t (so these pops send no GO): the flits that can be in it by t
   // (those pushed so far, and those its link can still deliver) stay below ks.
-  const int ks = in.config().ks;
+  const int ks = in.ks();
   return upstream_below(in, t, now, ks - in.arrived_by(t, now, ks));
 }
 
@@ -95,15 +99,14 @@ inline bool OutputPort::send_head(FlowController& in, int src, Time now, Time t)
 void OutputPort::transmit() {
   xmit_ev.fired();
   starved = false;
-  const int src = sw_.crossbar_.input_of(idx_);
+  const int src = src_;  // the crossbar's input_of(idx_)
   if (src < 0) return;
-  Switch::Port& self = *sw_.ports_[static_cast<std::size_t>(idx_)];
-  if (src == sw_.barrier_input()) { self.barrier.transmit(); return; }
-  FlowController& in = sw_.ports_[static_cast<std::size_t>(src)]->input.in;
+  if (!in_) { sw_.ports_[static_cast<std::size_t>(idx_)]->barrier.transmit(); return; }
+  FlowController& in = *in_;
   const Time now = now_ps();
   const Time ahead = ahead_limit(in, now);
   while (!in.empty()) {
-    const Time t = tx.next_slot(sw_.crossbar_.at_output(std::max(in.head().arrival, grant_time)));
+    const Time t = tx.next_slot(std::max(in.head().arrival, grant_time) + sd_);  // the crossbar's at_output
     if (now < t) {
       if (t >= ahead || !may_send_ahead(in, t, now)) { xmit_ev.at(t); return; }
     } else if (tx.stopped(now)) {

@@ -27,21 +27,31 @@ class OutputPort {
   // What this output should send next, for the work-conservation monitor.
   LinkTransmitter::Work pending_work() const;
 
-  LinkTransmitter tx;
-  Wakeup xmit_ev;
-  bool starved = false;  // transmit found the granted input's buffer empty: its next arrival wakes it
-  Time grant_time = 0;  // when the current worm was granted this output
-  TraceSignal owner;    // input holding the output + 1, 0 when free
-
  private:
   Time ahead_limit(const FlowController& in, Time now) const;
   bool may_send_ahead(const FlowController& in, Time t, Time now) const;
   static bool upstream_below(const FlowController& in, Time t, Time now, int room);
   bool send_head(FlowController& in, int src, Time now, Time t);
 
-  Switch& sw_;
+  // What every activation reads comes first, beside the wake-up: on a large mesh the state of
+  // hundreds of busy ports does not stay in the core's cache between two activations of one
+  // (docs/bench.md, size scaling), so transmit reads the granted input's buffer from here
+  // rather than through the switch's crossbar and port table.
+  int src_ = -1;                  // the granted input (the crossbar's input_of), -1 when free
   int idx_;
-  bool first_ = false;  // the next flit sent is the worm's first on this link
+  FlowController* in_ = nullptr;  // its buffer (null for the barrier unit)
+  Time sd_;                       // the crossbar delay
+  bool first_ = false;            // the next flit sent is the worm's first on this link
+
+ public:
+  bool starved = false;  // transmit found the granted input's buffer empty: its next arrival wakes it
+  Time grant_time = 0;   // when the current worm was granted this output
+  Wakeup xmit_ev;
+  alignas(64) LinkTransmitter tx;  // its per-flit state in one line
+  TraceSignal owner;     // input holding the output + 1, 0 when free
+
+ private:
+  Switch& sw_;
 };
 
 }  // namespace sanvp

@@ -16,9 +16,12 @@ void RouterArbiter::request(int in, int out, Time now) {
   if (!is_dirty_[out]) { is_dirty_[out] = 1; dirty_.push_back(out); }
 }
 
-void RouterArbiter::release(int out) {
+bool RouterArbiter::release(int out) {
   owner_[out] = -1;
+  const std::vector<Time>& w = want_[static_cast<std::size_t>(out)];
+  if (std::none_of(w.begin(), w.end(), [](Time t) { return t != kNever; })) return false;
   if (!is_dirty_[out]) { is_dirty_[out] = 1; dirty_.push_back(out); }
+  return true;
 }
 
 std::vector<int> RouterArbiter::waiting(int out) const {

@@ -21,7 +21,9 @@ class RouterArbiter {
   RouterArbiter(int inputs, int outputs, std::unique_ptr<OutputArbiter> policy);
 
   void request(int in, int out, Time now);
-  void release(int out);
+  // The output is free again; true if an input waits for it (arbitrate then), false if the
+  // arbitration would find nothing to grant.
+  bool release(int out);
   bool busy(int out) const { return owner_[out] >= 0; }
   int owner(int out) const { return owner_[out]; }
   // Input waiting for `out`, for hung-network reports; -1 if none.
