@@ -38,7 +38,10 @@ class RouterArbiter {
   int inputs_;
   std::vector<int> owner_;              // output -> input holding it, -1 if free
   std::unique_ptr<OutputArbiter> policy_;
-  std::vector<std::vector<Time>> want_; // output -> per input: waiting since, kNever if not
+  Time& want(int out, int in) { return want_[static_cast<std::size_t>(out) * static_cast<std::size_t>(inputs_) + static_cast<std::size_t>(in)]; }
+  const Time& want(int out, int in) const { return want_[static_cast<std::size_t>(out) * static_cast<std::size_t>(inputs_) + static_cast<std::size_t>(in)]; }
+
+  std::vector<Time> want_;              // (output, input) -> waiting since, kNever if not; one block per switch
   std::vector<OutputArbiter::Waiting> waiting_;  // scratch for one arbitration
   std::vector<int> dirty_;              // outputs to arbitrate
   std::vector<char> is_dirty_;
