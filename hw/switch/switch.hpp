@@ -4,9 +4,11 @@
 // the leading route byte of a worm and asks for the output it names; a granted worm streams
 // through the crossbar and holds the output until its tail has left.
 //
-// Processes, all event-driven (no clock): per input, `route` runs when a header reaches the
-// buffer head and again rd later; per output, `transmit` runs once per departing flit; per
-// switch, `arbitrate` runs in the delta after requests or releases.
+// Processes, all event-driven (no clock): per input, `route` runs when a worm's routing is
+// decided, rd after its header reached the buffer head (for a barrier packet, as its flits
+// arrive); per output, `transmit` runs for the flits that are due (several per activation under
+// the lookahead); per switch, `arbitrate` runs in the delta after requests, or after a release
+// that an input waits for.
 //
 // BTIN barrier support: a worm whose first flit is a barrier lead byte (>= 0xFC, see
 // hw/barrier/wire_format.hpp) is not routed: the input consumes it as it arrives (a barrier
