@@ -32,8 +32,17 @@ void InputPort::on_new_head(Time arrival) {
 // do earlier, so it is not woken before).
 void InputPort::wake_route() {
   const auto& h = in.head();
-  if (h.flit.head && barrier::is_barrier_lead(h.flit.data)) route_ev.at(h.arrival);
-  else route_ev.at(std::max(h.arrival, free_since) + sw_.cfg_.rd);
+  route_ev.at(is_barrier_head(h) ? h.arrival : route_due(h));
+}
+
+bool InputPort::is_barrier_head(const FlowController::Entry& h) {
+  return h.flit.head && barrier::is_barrier_lead(h.flit.data);
+}
+
+// The routing of the worm whose header is `h` (at the buffer head) is decided rd after the
+// header got there: its arrival, or the previous worm's departure if that was later.
+Time InputPort::route_due(const FlowController::Entry& h) const {
+  return std::max(h.arrival, free_since) + sw_.cfg_.rd;
 }
 
 // Route the worm at the buffer head rd after it got there.
@@ -44,15 +53,14 @@ void InputPort::route() {
   if (state != State::Idle || in.empty()) return;
   const Time now = now_ps();
   const auto& h = in.head();
-  if (h.flit.head && barrier::is_barrier_lead(h.flit.data)) {
+  if (is_barrier_head(h)) {
     // Barrier traffic is consumed as it arrives, without routing.
     state = State::Collecting;
     collected_.clear();
     collect();
     return;
   }
-  const Time at_head = std::max(h.arrival, free_since);
-  const Time decided = at_head + sw_.cfg_.rd;
+  const Time decided = route_due(h);
   if (now < decided) { route_ev.at(decided); return; }
   if (!h.flit.head)
     throw SimError(fmt::format("{}.p{}: flit of packet {} at buffer head is not a worm header", sw_.name(), idx_, h.flit.packet));

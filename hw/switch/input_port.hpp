@@ -39,6 +39,8 @@ class InputPort {
  private:
   void on_new_head(Time arrival);
   void wake_route();
+  static bool is_barrier_head(const FlowController::Entry& h);
+  Time route_due(const FlowController::Entry& h) const;
   bool take_arrived(Time now, Flit& f);
   void collect();
   void discard();
