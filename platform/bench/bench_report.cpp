@@ -1,6 +1,8 @@
 #include "platform/bench/bench_report.hpp"
 
+#include <algorithm>
 #include <ctime>
+#include <map>
 #include <fmt/format.h>
 #include <fstream>
 #include <thread>
@@ -48,6 +50,56 @@ const Figure* find(const std::vector<Figure>& v, const Figure& like) {
   return nullptr;
 }
 
+// How far the repeated runs of one binary lie apart, and what the ratio was run by run: a
+// machine shared with other work slows single runs by up to half, so a figure is read with its
+// spread. Per figure key of one case: [lo, hi] over the successful runs (ratio: over the runs
+// of this and the other binary paired in order; the ratio of the bests lies inside it).
+struct Range {
+  double lo = 0, hi = 0;
+  int n = 0;
+  void add(double v) {
+    lo = n == 0 ? v : std::min(lo, v);
+    hi = n == 0 ? v : std::max(hi, v);
+    ++n;
+  }
+};
+using Ranges = std::map<std::string, Range>;  // "case/key"
+
+std::string range_key(const Figure& f) { return f.case_name + "/" + f.key; }
+
+void add_runs(const CaseResult& r, Ranges& spread, Ranges& ratio) {
+  const auto& a = r.self.runs;
+  const auto& b = r.other.runs;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].ok) continue;
+    const auto mine = case_figures(*r.c, a[i].result);
+    const std::vector<Figure> theirs = i < b.size() && b[i].ok ? case_figures(*r.c, b[i].result) : std::vector<Figure>{};
+    for (const auto& f : mine) {
+      spread[range_key(f)].add(f.value);
+      const Figure* o = find(theirs, f);
+      if (o && o->value != 0) ratio[range_key(f)].add(f.value / o->value);
+    }
+  }
+}
+
+struct Spreads {
+  Ranges spread, ratio;
+  const Range* of(const Ranges& m, const Figure& f) const {
+    const auto it = m.find(range_key(f));
+    return it != m.end() && it->second.n > 1 ? &it->second : nullptr;
+  }
+};
+
+Spreads spreads_of(const std::vector<CaseResult>& results) {
+  Spreads s;
+  for (const auto& r : results) add_runs(r, s.spread, s.ratio);
+  return s;
+}
+
+// The worst run's distance from the best, in per cent of the lesser.
+std::string spread_text(const Range* r) { return r && r->lo > 0 ? fmt::format("{:.0f}%", (r->hi / r->lo - 1) * 100) : "-"; }
+std::string ratio_range_text(const Range* r) { return r ? fmt::format("{:.2f}-{:.2f}", r->lo, r->hi) : "-"; }
+
 nlohmann::json runs_json(const CaseRuns& r) {
   nlohmann::json j = {{"ok", r.best >= 0}, {"runs", nlohmann::json::array()}, {"errors", nlohmann::json::array()}};
   for (const auto& s : r.runs) {
@@ -74,11 +126,28 @@ std::string header(const nlohmann::json& d, const BenchOptions& o) {
   return s;
 }
 
-// One line per figure, grouped by section; with --against: other, and ratio = this / other.
+// One line per figure, grouped by section; with --against: other, and ratio = this / other; with
+// --repeat: this binary's spread and the range of the run-by-run ratios.
+std::string table_row(const Figure& f, const std::vector<Figure>& theirs, const Spreads* sp, bool against) {
+  const std::string label = fmt::format("{} ({})", f.label, f.unit);
+  const char* better = f.higher_better ? "higher" : "lower";
+  std::string row = fmt::format("{:<15} {:<36} {:>12}", f.case_name, label, num_text(f.value));
+  if (against) {
+    const Figure* o = find(theirs, f);
+    row += fmt::format(" {:>12} {:>8}", o ? num_text(o->value) : "-", o && o->value != 0 ? fmt::format("{:.3f}", f.value / o->value) : "-");
+  }
+  if (sp) row += fmt::format(" {:>7}", spread_text(sp->of(sp->spread, f)));
+  if (sp && against) row += fmt::format(" {:>11}", ratio_range_text(sp->of(sp->ratio, f)));
+  return row + fmt::format("  {}\n", better);
+}
+
 std::string table(const std::vector<CaseResult>& results, const std::vector<Figure>& mine, const std::vector<Figure>& theirs,
-                  bool against) {
-  std::string t = against ? fmt::format("{:<15} {:<36} {:>12} {:>12} {:>8}  {}\n", "case", "figure", "this", "other", "ratio", "better")
-                          : fmt::format("{:<15} {:<36} {:>12}  {}\n", "case", "figure", "value", "better");
+                  const Spreads* sp, bool against) {
+  std::string t = fmt::format("{:<15} {:<36} {:>12}", "case", "figure", against ? "this" : "value");
+  if (against) t += fmt::format(" {:>12} {:>8}", "other", "ratio");
+  if (sp) t += fmt::format(" {:>7}", "spread");
+  if (sp && against) t += fmt::format(" {:>11}", "ratio range");
+  t += "  better\n";
   std::string section;
   for (const auto& r : results) {
     if (r.c->section != section) {
@@ -89,24 +158,21 @@ std::string table(const std::vector<CaseResult>& results, const std::vector<Figu
     for (const auto& f : mine) {
       if (f.case_name != r.c->name) continue;
       any = true;
-      const std::string label = fmt::format("{} ({})", f.label, f.unit);
-      const char* better = f.higher_better ? "higher" : "lower";
-      if (!against) { t += fmt::format("{:<15} {:<36} {:>12}  {}\n", f.case_name, label, num_text(f.value), better); continue; }
-      const Figure* o = find(theirs, f);
-      t += fmt::format("{:<15} {:<36} {:>12} {:>12} {:>8}  {}\n", f.case_name, label, num_text(f.value), o ? num_text(o->value) : "-",
-                       o && o->value != 0 ? fmt::format("{:.3f}", f.value / o->value) : "-", better);
+      t += table_row(f, theirs, sp, against);
     }
     if (!any) t += fmt::format("{:<15} FAILED (see the errors)\n", r.c->name);
   }
   return t;
 }
 
-nlohmann::json figure_json(const Figure& f, const Figure* other) {
+nlohmann::json figure_json(const Figure& f, const Figure* other, const Spreads& sp) {
   nlohmann::json j = {{"case", f.case_name}, {"key", f.key}, {"label", f.label}, {"unit", f.unit}, {"value", f.value},
                       {"higher_is_better", f.higher_better}};
+  if (const Range* r = sp.of(sp.spread, f)) j["runs"] = {{"min", r->lo}, {"max", r->hi}, {"count", r->n}};
   if (other) {
     j["other"] = other->value;
     if (other->value != 0) j["ratio"] = f.value / other->value;
+    if (const Range* r = sp.of(sp.ratio, f)) j["ratio_runs"] = {{"min", r->lo}, {"max", r->hi}, {"count", r->n}};
   }
   return j;
 }
@@ -146,10 +212,11 @@ BenchReport make_report(const std::vector<CaseResult>& results, const BenchOptio
     d["cases"][r.c->name] = std::move(c);
   }
   const auto mine = figures_of(results, false), theirs = figures_of(results, true);
+  const Spreads sp = spreads_of(results);
   d["figures"] = nlohmann::json::array();
-  for (const auto& f : mine) d["figures"].push_back(figure_json(f, o.against.empty() ? nullptr : find(theirs, f)));
+  for (const auto& f : mine) d["figures"].push_back(figure_json(f, o.against.empty() ? nullptr : find(theirs, f), sp));
   d["errors"] = rep.errors;
-  rep.table = header(d, o) + table(results, mine, theirs, !o.against.empty());
+  rep.table = header(d, o) + table(results, mine, theirs, o.repeat > 1 ? &sp : nullptr, !o.against.empty());
   return rep;
 }
 

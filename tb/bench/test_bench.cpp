@@ -135,6 +135,9 @@ TEST_CASE("bench --only selects cases, and --seed reaches every child") {
   CHECK(doc.at("cases").at("switch8").at("this").at("best").at("seed") == 7);
   CHECK(r.out.find("mesh4x4") == std::string::npos);
   CHECK(r.out.find("seed 7") != std::string::npos);
+  // One run: nothing to spread over.
+  CHECK(r.out.find("spread") == std::string::npos);
+  for (const auto& f : doc.at("figures")) CHECK_FALSE(f.contains("runs"));
 }
 
 TEST_CASE("bench --against another binary: other and ratio columns, --repeat runs each N times") {
@@ -150,11 +153,25 @@ TEST_CASE("bench --against another binary: other and ratio columns, --repeat run
   CHECK(doc.at("other_build").at("build_type") == doc.at("build").at("build_type"));
   // Same binary, same seed: the same counts.
   CHECK(c.at("this").at("best").at("counts").at("flit_hops") == c.at("other").at("best").at("counts").at("flit_hops"));
+  // Every per-case figure with the range of its runs around the best, and of the run-by-run
+  // ratios around the ratio of the bests (the best is the extreme of its runs).
   for (const auto& f : doc.at("figures")) {
+    INFO(f.dump());
+    const double v = f.at("value").get<double>(), ratio = f.at("ratio").get<double>();
     CHECK(f.at("other").get<double>() > 0);
-    CHECK(f.at("ratio").get<double>() > 0);
+    CHECK(ratio > 0);
+    const json& runs = f.at("runs");
+    CHECK(runs.at("count") == 2);
+    CHECK(runs.at("min").get<double>() <= runs.at("max").get<double>());
+    CHECK(v == (f.at("higher_is_better").get<bool>() ? runs.at("max") : runs.at("min")).get<double>());
+    const json& rr = f.at("ratio_runs");
+    CHECK(rr.at("count") == 2);
+    CHECK(rr.at("min").get<double>() <= ratio * (1 + 1e-12));
+    CHECK(ratio <= rr.at("max").get<double>() * (1 + 1e-12));
   }
   CHECK(r.out.find("ratio") != std::string::npos);
+  CHECK(r.out.find("spread") != std::string::npos);
+  CHECK(r.out.find("ratio range") != std::string::npos);
 }
 
 TEST_CASE("bench: bad options are refused with the option named, exit 2") {
