@@ -97,12 +97,32 @@ int FlowController::occupancy(Time now) const { return arrived_in_buffer(now) + 
 
 void FlowController::schedule_check(Time t) {
   checks_.push_back(t);
-  const Time now = now_ps();
-  check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
+  rearm(now_ps());
+}
+
+void FlowController::go_ahead(Time t) {
+  go_at_ = t;
+  rearm(now_ps());
+}
+
+// One event for both causes: notify(t) keeps only the earliest pending time, so the wake-up is
+// recomputed from both every time either changes and after every activation.
+void FlowController::rearm(Time now) {
+  const Time next = std::min(checks_.empty() ? kNever : checks_.front(), go_at_);
+  if (next != kNever) check_ev_.notify(sc_core::sc_time::from_value(next - now));
 }
 
 void FlowController::check_proc() {
   const Time now = now_ps();
+  if (go_at_ <= now) {
+    // What pop(now) does after STOP: nothing can have arrived since the pop ahead decided it.
+    const int occ = occupancy(now);
+    if (go_at_ != now || !stop_sent_ || occ > cfg_.kg)
+      throw SimError(fmt::format("{}: internal: GO decided ahead for {} finds occupancy {} at {} (kg={}, STOP {})", name(),
+                                 format_time(go_at_), occ, format_time(now), cfg_.kg, stop_sent_ ? "sent" : "not sent"));
+    go_at_ = kNever;
+    send_control(false, now, occ);
+  }
   while (!checks_.empty() && checks_.front() <= now) checks_.pop_front();
   const int occ = arrived_in_buffer(now) + departing_from(now, now);  // arrivals at this instant count first
   if (occ > stats_.max_occupancy) stats_.max_occupancy = occ;
@@ -110,11 +130,11 @@ void FlowController::check_proc() {
     throw SimError(fmt::format("{}: slack buffer overflow at {}: occupancy {} > bl={}", name(), format_time(now), occ, cfg_.bl));
   if (occ_sig_.on()) occ_sig_.change(now, static_cast<std::uint64_t>(occupancy(now)));  // a scan: only when traced
   if (!stop_sent_ && occ >= cfg_.ks) send_control(true, now, occ);
-  if (!checks_.empty()) check_ev_.notify(sc_core::sc_time::from_value(checks_.front() - now));
+  rearm(now);
 }
 
 void FlowController::refuse_ahead() const {
-  throw SimError(fmt::format("{}: flit popped ahead while STOP is in force or occupancy is traced", name()));
+  throw SimError(fmt::format("{}: flit popped ahead while the occupancy is traced or a GO decided ahead is due", name()));
 }
 
 void FlowController::pop(Time now) {

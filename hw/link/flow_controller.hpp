@@ -62,11 +62,15 @@ class FlowController : public sc_core::sc_module {
   FlitRing::Buffered entries() const { return ring_.buffered(); }
   void pop(Time now);
   // Pops the head now, stamped with its later departure: the consumer sent it ahead (see
-  // OutputPort::transmit). Allowed only while no STOP is in force and the occupancy is not
-  // traced; until `departure` the flit still counts in size_at and occupancy.
+  // OutputPort::transmit). Not while the occupancy is traced; until `departure` the flit still
+  // counts in size_at and occupancy. After this buffer sent STOP, only while no flit can be
+  // pushed before its GO (the consumer checks: the upstream transmitter is stopped) and no GO
+  // is due yet: the pop that the per-flit model would have made at `departure` decides the GO
+  // then, so when this one drains the buffer to kg the GO is sent at `departure` (go_due).
   void pop_ahead(Time departure, Time now) {  // now: the simulation time
-    if (stop_sent_ || occ_sig_.on()) refuse_ahead();
+    if (occ_sig_.on() || go_at_ != kNever) refuse_ahead();
     depart(departure, now);
+    if (stop_sent_ && arrived_in_buffer(departure) <= cfg_.kg) go_ahead(departure);
   }
   void pop_ahead(Time departure) { pop_ahead(departure, now_ps()); }
   // Flits arrived by `now` and not departed (departures at `now` have left).
@@ -78,6 +82,8 @@ class FlowController : public sc_core::sc_module {
   // most `cap`: an upper bound of the occupancy over [now, t] from the flits pushed so far.
   int arrived_by(Time t, Time now, int cap) const;
   bool stopping() const { return stop_sent_; }
+  // A flit popped ahead drained the buffer to kg: the GO goes upstream at this time (kNever: none due).
+  Time go_due() const { return go_at_; }
   bool occupancy_traced() const { return occ_sig_.on(); }
 
   const FlowControlConfig& config() const { return cfg_; }
@@ -90,6 +96,8 @@ class FlowController : public sc_core::sc_module {
   void new_head(Time arrival) { if (on_head_) on_head_(arrival); }
   void send_control(bool stop, Time now, int occ);
   void schedule_check(Time t);
+  void go_ahead(Time t);
+  void rearm(Time now);
   void depart(Time departure, Time now);
   [[noreturn]] void refuse_ahead() const;
   void forget_departed(Time now);
@@ -114,7 +122,8 @@ class FlowController : public sc_core::sc_module {
   FlowControlConfig cfg_;
   ControlObserver observer_;
   std::deque<Time> checks_;  // arrival instants to examine, increasing
-  sc_core::sc_event check_ev_;
+  Time go_at_ = kNever;      // a GO decided by a pop ahead, sent at this time
+  sc_core::sc_event check_ev_;  // the earlier of checks_.front() and go_at_ (rearm)
   Stats stats_;
   TraceSignal stop_sig_;
 };

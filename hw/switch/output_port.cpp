@@ -41,10 +41,9 @@ void OutputPort::released(Time now) {
 
 // Departures before the returned time may be sent in this activation (none if <= now): what
 // must hold for the whole activation. Nobody may watch the flits, the transmitter or either
-// buffer's occupancy; the receiver takes flits ahead (a switch input or a test endpoint); our
-// input has not sent STOP (a pop at the real time could send GO).
+// buffer's occupancy; the receiver takes flits ahead (a switch input or a test endpoint).
 inline Time OutputPort::ahead_limit(const FlowController& in, Time now) const {
-  if (in.stopping() || in.occupancy_traced()) return 0;
+  if (in.occupancy_traced()) return 0;
   return downstream_ahead_limit(tx, now);
 }
 
@@ -53,10 +52,21 @@ inline Time OutputPort::ahead_limit(const FlowController& in, Time now) const {
 inline bool OutputPort::may_send_ahead(const FlowController& in, Time t, Time now) const {
   if (in.head().flit.tail) return false;  // the tail releases the output and the input at its real time
   if (!downstream_room(tx, t, now)) return false;  // a STOP on its way or possible by t
+  // After our input sent STOP, its GO is decided by the pops (pop_ahead): exact if nothing can
+  // arrive before the GO, i.e. the STOP is in force at the input's sender, and no GO is due yet.
+  if (in.stopping()) return in.go_due() == kNever && upstream_stopped(in, now);
   // Our input sends no STOP by t (so these pops send no GO): the flits that can be in it by t
   // (those pushed so far, and those its link can still deliver) stay below ks.
   const int ks = in.ks();
   return upstream_below(in, t, now, ks - in.arrived_by(t, now, ks));
+}
+
+// Is the STOP of `in` in force at its sender now? Then the sender sends nothing until the GO
+// acts on it (ld + 2 fc after the GO), and every flit that arrives before then is pushed.
+inline bool OutputPort::upstream_stopped(const FlowController& in, Time now) {
+  const LinkChannel* up = in.upstream();
+  const LinkTransmitter* sender = up ? up->transmitter() : nullptr;
+  return sender && sender->stopped_at(now);
 }
 
 // Are the flits not pushed yet into `in` that can arrive by t fewer than `room`? Its link delivers

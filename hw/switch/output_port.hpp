@@ -31,6 +31,7 @@ class OutputPort {
   Time ahead_limit(const FlowController& in, Time now) const;
   bool may_send_ahead(const FlowController& in, Time t, Time now) const;
   static bool upstream_below(const FlowController& in, Time t, Time now, int room);
+  static bool upstream_stopped(const FlowController& in, Time now);
   bool send_head(FlowController& in, int src, Time now, Time t);
 
   // What every activation reads comes first, beside the wake-up: on a large mesh the state of
