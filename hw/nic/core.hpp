@@ -138,8 +138,8 @@ class LanaiCore : public sc_core::sc_module {
   inline const lanai::Insn& fetch(lanai::CpuState& s, std::uint32_t pc);
   // Block engine (hw/nic/iss/threaded.hpp): the verified block at pc; none without DMI to code.
   inline lanai::BlockRef block(lanai::CpuState& s, std::uint32_t pc);
-  // The built block at pc when it ends before `budget` (block chaining), else nullptr.
-  inline const lanai::Insn* chain(std::uint32_t pc, std::uint64_t cycles, std::uint64_t budget, std::uint32_t& len) const;
+  // The built block at pc, its length and slowest path's cycles set (block chaining), else nullptr.
+  inline const lanai::Insn* chain(std::uint32_t pc, std::uint32_t& len, std::uint64_t& max_cycles) const;
   bool leave_block = false;  // predecoded code may be stale: the block engine re-looks up
   lanai::DirectMem direct_mem() const { return {dmi_, dmi_lo_, dmi_len_, prog_.code_lo, code_len_}; }
   inline std::uint32_t load(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, bool zext);
@@ -232,14 +232,14 @@ inline lanai::BlockRef LanaiCore::block(lanai::CpuState&, std::uint32_t pc) {
   return {&icache_[i], b.len, b.max_cycles};
 }
 
-inline const lanai::Insn* LanaiCore::chain(std::uint32_t pc, std::uint64_t cycles, std::uint64_t budget,
-                                           std::uint32_t& len) const {
+inline const lanai::Insn* LanaiCore::chain(std::uint32_t pc, std::uint32_t& len, std::uint64_t& max_cycles) const {
   const std::uint32_t off = pc - prog_.code_lo;
   if (off >= code_len_ || (pc & 3u)) return nullptr;  // the slow path faults
   const BlockInfo& b = blocks_[off >> 2];
   // len 0: dropped by a code write, or never built; the slow path (re)builds it.
-  if (b.len == 0 || cycles + b.max_cycles >= budget) return nullptr;
+  if (b.len == 0) return nullptr;
   len = b.len;
+  max_cycles = b.max_cycles;
   return &icache_[off >> 2];
 }
 

@@ -154,14 +154,15 @@ struct FlatEnv {
   }
   // Chaining: a block built before, if every word of it is still in memory as decoded then
   // (the end of the program and faults take the slow path).
-  const lanai::Insn* chain(std::uint32_t pc, std::uint64_t cycles, std::uint64_t budget, std::uint32_t& len) {
+  const lanai::Insn* chain(std::uint32_t pc, std::uint32_t& len, std::uint64_t& max_cycles) {
     const auto it = built.find(pc);
-    if (pc == code_hi || it == built.end() || cycles + it->second.max_cycles >= budget) return nullptr;
+    if (pc == code_hi || it == built.end()) return nullptr;
     const std::vector<lanai::Insn>& v = it->second.insns;
     for (std::size_t i = 0; i < v.size(); ++i)
       if (pc + 4 * i + 4 > code_hi || ld32(pc + static_cast<std::uint32_t>(4 * i)) != v[i].raw) return nullptr;
     ++chained;
     len = static_cast<std::uint32_t>(v.size());
+    max_cycles = it->second.max_cycles;
     return v.data();
   }
   struct Built {
@@ -169,7 +170,7 @@ struct FlatEnv {
     std::uint64_t max_cycles = 0;
   };
   std::map<std::uint32_t, Built> built;
-  std::uint64_t chained = 0;  // blocks entered through chain()
+  std::uint64_t chained = 0;  // blocks chain() found (entered whole or, at a slice's end, in part)
 };
 
 // Runs `asm_text` from code_lo until pc reaches the end of the code; registers preset by `init`.

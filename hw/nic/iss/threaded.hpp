@@ -24,12 +24,15 @@
 //   bool leave_block;                        // set by an access that invalidated code
 //   DirectMem direct_mem();                  // read at the start and again after any access
 //                                            // through the environment (only then can it change)
-//   const Insn* chain(uint32_t pc, uint64_t cycles, uint64_t budget, uint32_t& len);
-//                                            // the block at pc if it is built and valid and ends
-//                                            // before budget (len set), else nullptr
+//   const Insn* chain(uint32_t pc, uint32_t& len, uint64_t& max_cycles);
+//                                            // the block at pc if it is built and valid (len and
+//                                            // max_cycles set), else nullptr
 //
 // Chaining: a block left without an access through the environment goes straight on into the
-// next one through chain(), without the slow path's lookup, build, fault and budget handling.
+// next one through chain(), without the slow path's lookup, build, fault handling and state
+// write-back; a block the slice may end in is entered as far as it certainly runs (fitting), as
+// on the slow path. Near a slice's end that is several short entries, each of which used to take
+// the slow path.
 // Nothing can have dropped blocks or changed the DMI window then (both happen only inside such
 // an access), and chain() returns only a block that is built now: a block dropped by a code
 // write (core store, DMA, PCI) is never entered through a chain; its pc takes the slow path,
@@ -351,8 +354,14 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
     runs.add(hd, d);
     if (!stale_dm) {
       std::uint32_t len;
-      if (const Insn* const first = env.chain(next, cycles, s.budget, len)) {
-        SANVP_BEGIN(first, len)
+      std::uint64_t max_cycles;
+      if (const Insn* const first = env.chain(next, len, max_cycles)) {
+        if (cycles + max_cycles < s.budget) {
+          SANVP_BEGIN(first, len)
+        }
+        if (cycles < s.budget) {  // the slice ends in it: as far as it certainly runs
+          SANVP_BEGIN(first, fitting(BlockRef{first, len, max_cycles}, s.budget - cycles, env.taken_extra))
+        }
       }
     }
     s.pc = next;
