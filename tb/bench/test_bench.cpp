@@ -174,6 +174,25 @@ TEST_CASE("bench --against another binary: other and ratio columns, --repeat run
   CHECK(r.out.find("ratio range") != std::string::npos);
 }
 
+TEST_CASE("bench --repeat runs round by round over the cases, the table stays in case order") {
+  ::alarm(60);
+  const fs::path d = fresh();
+  const Out r = bench(d, "--quick --only '^switch(8|16)$' --repeat 2");
+  INFO(r.err);
+  REQUIRE(r.rc == 0);
+  // A slow phase of the machine falls on several cases, not on every run of one.
+  const auto a = r.err.find("switch8 (this, run 1/2)"), b = r.err.find("switch16 (this, run 1/2)"),
+             c = r.err.find("switch8 (this, run 2/2)"), e = r.err.find("switch16 (this, run 2/2)");
+  REQUIRE(a != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(c != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  CHECK(a < b);
+  CHECK(b < c);
+  CHECK(c < e);
+  CHECK(r.out.find("switch8 ") < r.out.find("switch16 "));
+}
+
 TEST_CASE("bench: bad options are refused with the option named, exit 2") {
   ::alarm(30);
   const fs::path d = fresh();
