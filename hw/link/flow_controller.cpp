@@ -112,25 +112,36 @@ void FlowController::rearm(Time now) {
   if (next != kNever) check_ev_.notify(sc_core::sc_time::from_value(next - now));
 }
 
+// What pop(now) does after STOP, for the pop ahead that decided the GO: nothing can have arrived
+// since, so the occupancy is the one it found.
+void FlowController::send_go_ahead(Time now) {
+  const int occ = occupancy(now);
+  if (go_at_ != now || !stop_sent_ || occ > cfg_.kg)
+    throw SimError(fmt::format("{}: internal: GO decided ahead for {} finds occupancy {} at {} (kg={}, STOP {})", name(),
+                               format_time(go_at_), occ, format_time(now), cfg_.kg, stop_sent_ ? "sent" : "not sent"));
+  go_at_ = kNever;
+  send_control(false, now, occ);
+}
+
 void FlowController::check_proc() {
   const Time now = now_ps();
-  if (go_at_ <= now) {
-    // What pop(now) does after STOP: nothing can have arrived since the pop ahead decided it.
-    const int occ = occupancy(now);
-    if (go_at_ != now || !stop_sent_ || occ > cfg_.kg)
-      throw SimError(fmt::format("{}: internal: GO decided ahead for {} finds occupancy {} at {} (kg={}, STOP {})", name(),
-                                 format_time(go_at_), occ, format_time(now), cfg_.kg, stop_sent_ ? "sent" : "not sent"));
-    go_at_ = kNever;
-    send_control(false, now, occ);
-  }
+  const bool go = go_at_ <= now;
+  if (go) send_go_ahead(now);
+  const bool due = !checks_.empty() && checks_.front() <= now;
   while (!checks_.empty() && checks_.front() <= now) checks_.pop_front();
+  // A wake-up for the GO alone examines nothing: the buffer is at kg or below.
+  if (due || !go) check_stop(now);
+  rearm(now);
+}
+
+// The STOP check at an arrival instant.
+void FlowController::check_stop(Time now) {
   const int occ = arrived_in_buffer(now) + departing_from(now, now);  // arrivals at this instant count first
   if (occ > stats_.max_occupancy) stats_.max_occupancy = occ;
   if (occ > cfg_.bl)
     throw SimError(fmt::format("{}: slack buffer overflow at {}: occupancy {} > bl={}", name(), format_time(now), occ, cfg_.bl));
   if (occ_sig_.on()) occ_sig_.change(now, static_cast<std::uint64_t>(occupancy(now)));  // a scan: only when traced
   if (!stop_sent_ && occ >= cfg_.ks) send_control(true, now, occ);
-  rearm(now);
 }
 
 void FlowController::refuse_ahead() const {

@@ -97,6 +97,8 @@ class FlowController : public sc_core::sc_module {
   void send_control(bool stop, Time now, int occ);
   void schedule_check(Time t);
   void go_ahead(Time t);
+  void send_go_ahead(Time now);
+  void check_stop(Time now);
   void rearm(Time now);
   void depart(Time departure, Time now);
   [[noreturn]] void refuse_ahead() const;
