@@ -415,6 +415,30 @@ void LanaiCore::sync_to(Time t) {
   qk_.sync();
 }
 
+// The cycle count at which the slice starting at `start` ends: the smallest c with
+// start_time + time(c) + extra >= start + quantum, i.e. c = ceil(T * f / 1e12); at least one
+// cycle past `cycles` (the core's count now).
+std::uint64_t LanaiCore::slice_budget(Time start, std::uint64_t cycles) const {
+  const Time goal = start + cfg_.quantum, base = start_time_ + extra_time_;
+  const Time until = goal > base ? goal - base : 0;
+  const unsigned __int128 c = (static_cast<unsigned __int128>(until) * clock_hz_ + 999999999999ull) / 1000000000000ull;
+  return std::max<std::uint64_t>(static_cast<std::uint64_t>(c), cycles + 1);
+}
+
+// A slice that ends on the block engine's chain path (no access through the environment since
+// the engine last looked the block up, so DMI, the halt flag and the kernel's pending events are
+// what they were): what run_thread does between two slices when the core may run on, without
+// leaving the engine (its state write-back, pc-history flush and block lookup). False: the
+// engine returns and run_thread hands over as before.
+bool LanaiCore::next_slice(lanai::CpuState& s, std::uint64_t cycles) {
+  const Time ct = start_time_ + cycles_to_time(cycles) + extra_time_;
+  if (!may_run_on(ct)) return false;
+  slice_start_ = std::max(ct, now_ps());
+  s.budget = slice_budget(slice_start_, cycles);
+  ++slice_stats_.slices;
+  return true;
+}
+
 void LanaiCore::run_thread() {
   start_time_ = now_ps();
   acquire_dmi();
@@ -426,22 +450,16 @@ void LanaiCore::run_thread() {
     prof_cycles_.assign(icache_.size(), 0);
   }
   qk_.reset();
-  const unsigned __int128 hz = clock_hz_;
-  Time now = start_time_;  // the slice's start: the kernel's time after a hand-over, else the core's
+  slice_start_ = start_time_;
   try {
     while (!halted_) {
       if (cfg_.dmi && !dmi_) acquire_dmi();
-      // Cycles at which the core reaches the end of this quantum: smallest c with
-      // start + time(c) + extra >= now + quantum, i.e. c = ceil(T * f / 1e12).
-      const Time goal = now + cfg_.quantum, base = start_time_ + extra_time_;
-      const Time until = goal > base ? goal - base : 0;
-      const std::uint64_t target = static_cast<std::uint64_t>((static_cast<unsigned __int128>(until) * hz + 999999999999ull) / 1000000000000ull);
-      s_.budget = std::max<std::uint64_t>(target, s_.cycles + 1);
+      s_.budget = slice_budget(slice_start_, s_.cycles);
       ++slice_stats_.slices;
       if (observe_) {
         lanai::run<LanaiCore, true>(s_, *this);
       } else {
-        lanai::run_blocks(s_, *this);
+        lanai::run_blocks(s_, *this);  // runs on through slices itself where next_slice lets it
         // Without DMI to the code (never granted, or invalidated during the slice).
         if (!halted_ && s_.cycles < s_.budget) lanai::run<LanaiCore, false>(s_, *this);
       }
@@ -450,14 +468,14 @@ void LanaiCore::run_thread() {
       // SystemC time forward, and the core's clock includes that wait.
       const Time ct = core_time();
       if (!may_run_on(ct)) sync_to(ct);
-      now = std::max(ct, now_ps());
+      slice_start_ = std::max(ct, now_ps());
     }
   } catch (const Fault& f) {
     result_.outcome = Outcome::kFault;
     result_.end_time = core_time();
     result_.fault_report = fault_report(f);
   }
-  sync_to(now);  // outside the handler: no context switch while an exception is being handled
+  sync_to(slice_start_);  // outside the handler: no context switch while an exception is being handled
   if (result_.outcome == Outcome::kFault && debug_) debug_->fault(*this, result_.fault_report);
   result_.instructions = s_.instret;
   result_.cycles = s_.cycles;

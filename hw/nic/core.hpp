@@ -140,6 +140,9 @@ class LanaiCore : public sc_core::sc_module {
   inline lanai::BlockRef block(lanai::CpuState& s, std::uint32_t pc);
   // The built block at pc, its length and slowest path's cycles set (block chaining), else nullptr.
   inline const lanai::Insn* chain(std::uint32_t pc, std::uint32_t& len, std::uint64_t& max_cycles) const;
+  // The slice ends at `cycles` on the engine's chain path: true (s.budget set to the next
+  // slice's end) when the core runs on without a hand-over, as run_thread would have let it.
+  bool next_slice(lanai::CpuState& s, std::uint64_t cycles);
   bool leave_block = false;  // predecoded code may be stale: the block engine re-looks up
   lanai::DirectMem direct_mem() const { return {dmi_, dmi_lo_, dmi_len_, prog_.code_lo, code_len_}; }
   inline std::uint32_t load(lanai::CpuState& s, std::uint32_t ea, lanai::Width w, bool zext);
@@ -151,6 +154,7 @@ class LanaiCore : public sc_core::sc_module {
   void run_thread();
   bool may_run_on(Time ct) const;
   void sync_to(Time t);
+  std::uint64_t slice_budget(Time start, std::uint64_t cycles) const;
   void acquire_dmi();
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   void predecode_all();
@@ -177,6 +181,7 @@ class LanaiCore : public sc_core::sc_module {
   tlm::tlm_generic_payload tx_;  // payload for transported accesses
   Time start_time_ = 0;
   Time extra_time_ = 0;  // delay annotated by targets of transported accesses
+  Time slice_start_ = 0;  // the slice's start: the kernel's time after a hand-over, else the core's
   bool halted_ = false;
 
   // DMI window (host pointer to the first byte of [dmi_lo_, dmi_lo_ + dmi_len_)).

@@ -165,6 +165,17 @@ struct FlatEnv {
     max_cycles = it->second.max_cycles;
     return v.data();
   }
+  // Slice ends on the chain path: with `slice` set, the engine runs on into a next slice of
+  // that many cycles (up to `until`), as the core does when nothing else is scheduled.
+  std::uint64_t slice = 0, until = 0, slices_run_on = 0;
+  std::vector<std::uint64_t> slice_ends;  // the cycle count at every slice end, in order
+  bool next_slice(lanai::CpuState& s, std::uint64_t cycles) {
+    if (slice == 0 || cycles >= until) return false;
+    slice_ends.push_back(cycles);
+    s.budget = std::min(cycles + slice, until);
+    ++slices_run_on;
+    return true;
+  }
   struct Built {
     std::vector<lanai::Insn> insns;
     std::uint64_t max_cycles = 0;
@@ -198,6 +209,23 @@ struct Machine {
   };
   End exec(bool blocks, std::uint64_t max_instructions) {
     s.budget = max_instructions;
+    return exec_slice(blocks);
+  }
+  // Slices of `slice` cycles up to `until`, each next one set as the core's run_thread sets it
+  // (from the cycle count the last one ended at); the block engine also runs on through slice
+  // ends itself (next_slice), the one-instruction loop returns at each.
+  End exec_sliced(bool blocks, std::uint64_t until, std::uint64_t slice) {
+    env.slice = blocks ? slice : 0;
+    env.until = until;
+    s.budget = std::min(slice, until);
+    for (;;) {
+      const End e = exec_slice(blocks);
+      if (e.how != 2 || s.cycles >= until) return e;
+      env.slice_ends.push_back(s.cycles);
+      s.budget = std::min(s.cycles + slice, until);
+    }
+  }
+  End exec_slice(bool blocks) {
     End e;
     try {
       if (blocks) lanai::run_blocks(s, env);
@@ -217,6 +245,15 @@ struct Machine {
     Machine ref = *this;
     const End a = ref.exec(false, max_instructions), b = exec(true, max_instructions);
     if (how) *how = b;
+    return same(ref, a, b);
+  }
+  // The same in slices (exec_sliced).
+  bool run_both_sliced(std::uint64_t until, std::uint64_t slice) {
+    Machine ref = *this;
+    const End a = ref.exec_sliced(false, until, slice), b = exec_sliced(true, until, slice);
+    return same(ref, a, b) && ref.env.slice_ends == env.slice_ends;
+  }
+  bool same(const Machine& ref, const End& a, const End& b) const {
     return a.how == b.how && a.fault.kind == b.fault.kind && a.fault.pc == b.fault.pc && a.fault.addr == b.fault.addr &&
            ref.s.r == s.r && ref.s.pc == s.pc && ref.s.cycles == s.cycles && ref.s.instret == s.instret &&
            ref.s.qmask == s.qmask && ref.s.q == s.q && ref.s.hist == s.hist && ref.s.hist_n == s.hist_n &&

@@ -242,6 +242,23 @@ TEST_CASE("random branchy programs: block engine and one-instruction loop agree"
   CHECK(chained > 0);  // blocks went straight on into blocks built before
 }
 
+TEST_CASE("random branchy programs in short slices: the block engine runs on through slice ends as the one-instruction loop runs slice by slice", "[iss][random]") {
+  std::uint64_t run_on = 0, chained = 0;
+  for (std::uint32_t seed = 7000; seed < 7200; ++seed) {
+    Gen g(seed);
+    Machine m = machine(g, g.program(100 + g.pick(200), true));
+    m.env.taken_extra = g.pick(3);
+    for (auto& c : m.env.cycles_of) c = static_cast<std::uint8_t>(1 + g.pick(4));
+    const std::uint64_t slice = 1 + g.pick(60), until = 2000 + g.pick(4000);
+    INFO("seed " << seed << " slice " << slice << " until " << until);
+    REQUIRE(m.run_both_sliced(until, slice));
+    run_on += m.env.slices_run_on;
+    chained += m.env.chained;
+  }
+  CHECK(run_on > 1000);  // most slice ends were passed inside the engine
+  CHECK(chained > 0);
+}
+
 TEST_CASE("random programs without a direct-memory window agree too", "[iss][random]") {
   for (std::uint32_t seed = 9000; seed < 9100; ++seed) {
     Gen g(seed);

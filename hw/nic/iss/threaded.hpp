@@ -27,12 +27,17 @@
 //   const Insn* chain(uint32_t pc, uint32_t& len, uint64_t& max_cycles);
 //                                            // the block at pc if it is built and valid (len and
 //                                            // max_cycles set), else nullptr
+//   bool next_slice(CpuState&, uint64_t cycles);  // the slice ended at `cycles` on the chain
+//                                            // path: true to run on (s.budget set beyond cycles),
+//                                            // false to return (the caller's slice end)
 //
 // Chaining: a block left without an access through the environment goes straight on into the
 // next one through chain(), without the slow path's lookup, build, fault handling and state
 // write-back; a block the slice may end in is entered as far as it certainly runs (fitting), as
 // on the slow path. Near a slice's end that is several short entries, each of which used to take
-// the slow path.
+// the slow path. A slice that ends there is followed by the next one without leaving the
+// engine when next_slice allows it (the core's run_thread would have started that slice at
+// once, with nothing looking at the state in between).
 // Nothing can have dropped blocks or changed the DMI window then (both happen only inside such
 // an access), and chain() returns only a block that is built now: a block dropped by a code
 // write (core store, DMA, PCI) is never entered through a chain; its pc takes the slow path,
@@ -356,10 +361,13 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
       std::uint32_t len;
       std::uint64_t max_cycles;
       if (const Insn* const first = env.chain(next, len, max_cycles)) {
-        if (cycles + max_cycles < s.budget) {
-          SANVP_BEGIN(first, len)
-        }
-        if (cycles < s.budget) {  // the slice ends in it: as far as it certainly runs
+        // The slice ended with the block just left: the next one begins here if the
+        // environment lets the core run on (its budget then lies beyond `cycles`).
+        if (cycles < s.budget || env.next_slice(s, cycles)) {
+          if (cycles + max_cycles < s.budget) {
+            SANVP_BEGIN(first, len)
+          }
+          // The slice ends in it: as far as it certainly runs.
           SANVP_BEGIN(first, fitting(BlockRef{first, len, max_cycles}, s.budget - cycles, env.taken_extra))
         }
       }
