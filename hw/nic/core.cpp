@@ -185,10 +185,13 @@ void LanaiCore::build_block(std::uint32_t i) {
   // 64 x 255 cycles: no overflow). A word re-decoded above changes it only from there on;
   // it is in no other valid block (its page was dropped when it changed), so the differences
   // within every valid block of the page stay as they were.
+  // Compare-and-branch pairs (lanai::pair_op) likewise, from the page's words as decoded now: the
+  // pair's handler runs the branch only inside a valid block, which holds both words as they are.
   std::uint16_t cum = 0;
   for (std::uint32_t j = i / kPageWords * kPageWords; j < end; ++j) {
     cum = static_cast<std::uint16_t>(cum + icache_[j].cyc);
     icache_[j].cum = cum;
+    icache_[j].xop = j + 1 < end ? lanai::pair_op(icache_[j], icache_[j + 1]) : lanai::fast_op(icache_[j]);
   }
 }
 

@@ -149,6 +149,7 @@ struct FlatEnv {
         break;
       }
     }
+    for (std::size_t k = 0; k + 1 < blk.size(); ++k) blk[k].xop = lanai::pair_op(blk[k], blk[k + 1]);
     b.max_cycles = max_cycles;
     return {blk.data(), static_cast<std::uint32_t>(blk.size()), max_cycles};
   }

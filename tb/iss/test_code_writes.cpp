@@ -41,27 +41,34 @@ std::vector<std::uint32_t> spin_until_patched() {
   return test::assemble(t);
 }
 
-// Another initiator: writes `add %r0, 42, %r7` over kPatched at kWriteAt, through `how`.
+// Another initiator: writes `text` (one instruction, by default `add %r0, 42, %r7`) over `at`
+// (kPatched) at kWriteAt, through DMA or PCI.
 struct Patcher : sc_core::sc_module {
   SC_HAS_PROCESS(Patcher);
-  Patcher(sc_core::sc_module_name n, nic::Sram& s, bool pci) : sc_module(n), sram(s), via_pci(pci) { SC_THREAD(go); }
+  Patcher(sc_core::sc_module_name n, nic::Sram& s, bool pci, std::uint32_t a, std::string t)
+      : sc_module(n), sram(s), via_pci(pci), at(a), text(std::move(t)) {
+    SC_THREAD(go);
+  }
   void go() {
     wait(sc_core::sc_time::from_value(kWriteAt));
-    const std::uint32_t w = test::assemble("add %r0, 42, %r7").at(0);
+    const std::uint32_t w = test::assemble(text).at(0);
     const std::uint8_t b[4] = {std::uint8_t(w >> 24), std::uint8_t(w >> 16), std::uint8_t(w >> 8), std::uint8_t(w)};
-    if (via_pci) nic::SramPciTarget(sram).write(kPatched, b, 4);
-    else sram.write(kPatched, b, 4, nic::SramWriter::kRecvDma);
+    if (via_pci) nic::SramPciTarget(sram).write(at, b, 4);
+    else sram.write(at, b, 4, nic::SramWriter::kRecvDma);
   }
   nic::Sram& sram;
   bool via_pci;
+  std::uint32_t at;
+  std::string text;
 };
 
-Outcome run(ParamValues& pv, const std::vector<std::uint32_t>& words, int patch /* -1 none, 0 DMA, 1 PCI */) {
+Outcome run(ParamValues& pv, const std::vector<std::uint32_t>& words, int patch /* -1 none, 0 DMA, 1 PCI */,
+            std::uint32_t at = kPatched, const std::string& text = "add %r0, 42, %r7") {
   pv.set("nic.sram.size", "65536", "test");
   std::ostringstream out;
   fw::FwPlatform plat("nic", pv, test::image_of(words), &out);
   std::unique_ptr<Patcher> p;
-  if (patch >= 0) p = std::make_unique<Patcher>("patcher", *plat.sram, patch == 1);
+  if (patch >= 0) p = std::make_unique<Patcher>("patcher", *plat.sram, patch == 1, at, text);
   sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
   return {plat.core->result(), plat.core->block_stats()};
 }
@@ -157,4 +164,40 @@ TEST_CASE("a chain never enters a block dropped by a DMA write", "[core][block][
 TEST_CASE("the same DMA write through the one-instruction loop, 1 us quantum", "[core][block][sram][chain][dmi]") {
   ParamValues pv = test::test_params({"nic.core.dmi=false", "sim.quantum=1us"});
   check_patched(run(pv, spin_until_patched(), 0), 1 * kUs);
+}
+
+// A compare and the branch after it run as one handler (lanai::pair_op). A write over the branch
+// alone must reach that pair too: `bne` loops while r7 != 42; turned into `beq` it falls through
+// and the firmware exits with r7 = 5 within a slice of the write. The core resumes after the
+// write where its slice ended: four quanta one core cycle (15.15 ns) apart end it on each cycle
+// of the four-cycle loop, so one of them resumes at the compare and runs the pair anew.
+void check_pair_patched(const char* quantum) {
+  const auto words = test::assemble(
+      "add %r0, 0x1000000, %r3\n"  // 0x100
+      "add %r0, 5, %r7\n"          // 0x104
+      "sub.f %r7, 42, %r0\n"       // 0x108 loop
+      "bne 0x108\n"                // 0x10c: patched
+      "nop\n"                      // 0x110
+      "st %r7, 8[%r3]\n");         // 0x114 exit(r7)
+  const std::string q = std::string("sim.quantum=") + quantum;
+  ParamValues pv = test::test_params({q.c_str()});
+  const auto r = run(pv, words, 0, 0x10c, "beq 0x108");
+  REQUIRE(r.result.outcome == nic::LanaiCore::Outcome::kExited);
+  CHECK(r.result.exit_code == 5);
+  CHECK(r.result.end_time >= kWriteAt);
+  CHECK(r.result.end_time <= kWriteAt + 2 * kUs);
+  CHECK(r.stats.pages_dropped == 1);
+}
+
+TEST_CASE("a DMA write over the branch of a compare-and-branch pair with a 1000 ns quantum", "[core][block][sram][pair]") {
+  check_pair_patched("1000ns");
+}
+TEST_CASE("a DMA write over the branch of a compare-and-branch pair with a 1015 ns quantum", "[core][block][sram][pair]") {
+  check_pair_patched("1015ns");
+}
+TEST_CASE("a DMA write over the branch of a compare-and-branch pair with a 1030 ns quantum", "[core][block][sram][pair]") {
+  check_pair_patched("1030ns");
+}
+TEST_CASE("a DMA write over the branch of a compare-and-branch pair with a 1045 ns quantum", "[core][block][sram][pair]") {
+  check_pair_patched("1045ns");
 }

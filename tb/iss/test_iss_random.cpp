@@ -137,10 +137,17 @@ struct Gen {
     w.push_back(0x90000000u | (kPatch << 23) | (kCode << 18) | (2u << 16) | (4 * at));
   }
 
+  // Half the conditional branches come right after a compare (the pair's own handler).
+  void compare_maybe() {
+    if (pick(2)) return;
+    if (pick(2)) rr(dst(), src(), 1, 0, src(), 2, 0);  // sub.f RR
+    else ri(2, dst(), src(), 1, pick(2), rng());       // sub.f RI
+  }
   std::size_t fwd(unsigned min) { return w.size() + min + pick(10); }
   void control() {
     switch (pick(5)) {
       case 0: {  // b<cc> forward, delay slot
+        compare_maybe();
         fix.push_back({w.size(), fwd(2), false});
         w.push_back((0xEu << 28) | (pick(8) << 25) | pick(2));
         alu();
@@ -169,6 +176,7 @@ struct Gen {
         alu();
         break;
       default:  // a backward branch: loops, ended by the budget
+        compare_maybe();
         fix.push_back({w.size(), w.size() > 8 ? w.size() - 1 - pick(8) : 0, false});
         w.push_back((0xEu << 28) | (pick(8) << 25) | pick(2));
         alu();
@@ -218,7 +226,8 @@ std::array<unsigned, static_cast<unsigned>(Fast::kCount)> run_programs(std::uint
     const std::uint32_t seed = seed0 + i;
     Gen g(seed);
     const std::vector<std::uint32_t> code = g.program(100 + g.pick(200), branchy);
-    for (std::uint32_t word : code) ++seen[static_cast<unsigned>(decode(word).xop)];
+    for (std::size_t k = 0; k < code.size(); ++k)
+      ++seen[static_cast<unsigned>(k + 1 < code.size() ? pair_op(decode(code[k]), decode(code[k + 1])) : decode(code[k]).xop)];
     Machine m = machine(g, code);
     m.env.taken_extra = g.pick(3);
     const std::uint64_t budget = g.pick(3) == 0 ? 1 + g.pick(400) : 5000;

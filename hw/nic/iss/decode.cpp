@@ -281,6 +281,14 @@ Fast fast_op(const Insn& d) {
   }
 }
 
+Fast pair_op(const Insn& a, const Insn& b) {
+  const Fast fa = fast_op(a), fb = fast_op(b);
+  if (fb < Fast::kBr0 || fb > Fast::kBr15) return fa;
+  if (fa == Fast::kSubRF) return fast_at(Fast::kCmpRBr0, b.cc & 15u);
+  if (fa == Fast::kSubIF) return fast_at(Fast::kCmpIBr0, b.cc & 15u);
+  return fa;
+}
+
 Insn decode(std::uint32_t w) {
   Insn d = decode_fields(w);
   d.xop = fast_op(d);

@@ -98,7 +98,12 @@ enum class CycleClass : std::uint8_t { kAlu, kLoad, kStore, kBranch, kJump, kLoa
   X(kLdWOff) X(kLdHOff) X(kLdHuOff) X(kLdBOff) X(kLdBuOff) X(kStWOff) X(kStHOff) X(kStBOff)                 \
   X(kLdWPre) X(kLdHPre) X(kLdHuPre) X(kLdBPre) X(kLdBuPre) X(kStWPre) X(kStHPre) X(kStBPre)                 \
   X(kLdWPost) X(kLdHPost) X(kLdHuPost) X(kLdBPost) X(kLdBuPost) X(kStWPost) X(kStHPost) X(kStBPost)         \
-  X(kLdWRR) X(kLdHRR) X(kLdHuRR) X(kLdBRR) X(kLdBuRR) X(kStWRR) X(kStHRR) X(kStBRR)
+  X(kLdWRR) X(kLdHRR) X(kLdHuRR) X(kLdBRR) X(kLdBuRR) X(kStWRR) X(kStHRR) X(kStBRR)                         \
+  /* a compare (sub.f RR / RI) and the conditional branch after it, by the branch's cc: pair_op */           \
+  X(kCmpRBr0) X(kCmpRBr1) X(kCmpRBr2) X(kCmpRBr3) X(kCmpRBr4) X(kCmpRBr5) X(kCmpRBr6) X(kCmpRBr7)            \
+  X(kCmpRBr8) X(kCmpRBr9) X(kCmpRBr10) X(kCmpRBr11) X(kCmpRBr12) X(kCmpRBr13) X(kCmpRBr14) X(kCmpRBr15)      \
+  X(kCmpIBr0) X(kCmpIBr1) X(kCmpIBr2) X(kCmpIBr3) X(kCmpIBr4) X(kCmpIBr5) X(kCmpIBr6) X(kCmpIBr7)            \
+  X(kCmpIBr8) X(kCmpIBr9) X(kCmpIBr10) X(kCmpIBr11) X(kCmpIBr12) X(kCmpIBr13) X(kCmpIBr14) X(kCmpIBr15)
 
 enum class Fast : std::uint8_t {
 #define SANVP_FAST_ENUM(N) N,
@@ -161,6 +166,11 @@ struct DirectMem {
 Insn decode(std::uint32_t word);
 // The block-engine handler for a decoded instruction (decode() fills Insn::xop with it).
 Fast fast_op(const Insn& d);
+// The handler for `a` when `b` follows it in a block: one handler for a compare and the
+// conditional branch after it (it runs b too unless the block ends at a), else fast_op(a).
+// Whoever builds blocks sets it on every word but a block's last possible one (the core: the
+// last of a page), and again whenever either word changes.
+Fast pair_op(const Insn& a, const Insn& b);
 
 inline std::int32_t sext(std::uint32_t v, unsigned bits) {
   const std::uint32_t m = 1u << (bits - 1);

@@ -249,8 +249,13 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
 #define SANVP_LF_NONE(r)
 #define SANVP_LF_RI(r) alu::nz(s.f, r); s.f.v = false; s.f.c = false;
 #define SANVP_LF_RR(r) alu::nz(s.f, r); s.f.v = false;
-#define SANVP_BR(N, COND)                            \
-  SANVP_CASE(kBr##N) : {                             \
+  // Branches by cc (N) and condition on the flags f.
+#define SANVP_CONDS(X)                                                                            \
+  X(0, true) X(1, false) X(2, f.c && !f.z) X(3, !f.c || f.z) X(4, !f.c) X(5, f.c) X(6, !f.z)      \
+  X(7, f.z) X(8, !f.v) X(9, f.v) X(10, !f.n) X(11, f.n) X(12, f.n == f.v) X(13, f.n != f.v)        \
+  X(14, !f.z && f.n == f.v) X(15, f.z || f.n != f.v)
+#define SANVP_BR_BODY(COND)                          \
+  {                                                  \
     const Flags& f = s.f;                            \
     (void)f;                                         \
     if (COND) {                                      \
@@ -259,6 +264,24 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
       SANVP_NEXT_T()                                 \
     }                                                \
     SANVP_NEXT()                                     \
+  }
+#define SANVP_BR(N, COND) SANVP_CASE(kBr##N) : SANVP_BR_BODY(COND)
+  // A compare and the branch after it (pair_op): the compare, the queue test after it, and the
+  // branch as its own handler would run it, unless the block ends at the compare.
+#define SANVP_CMPBR(N, COND)                                                  \
+  SANVP_CASE(kCmpRBr##N) : {                                                  \
+    R[d->rd] = alu::add(R[d->rs1], ~R[d->rs2], 1, &s.f);                      \
+    SANVP_VTEST()                                                             \
+    if (d == dl) goto last;                                                   \
+    ++d;                                                                      \
+    SANVP_BR_BODY(COND)                                                       \
+  }                                                                           \
+  SANVP_CASE(kCmpIBr##N) : {                                                  \
+    R[d->rd] = alu::add(R[d->rs1], ~d->imm, 1, &s.f);                         \
+    SANVP_VTEST()                                                             \
+    if (d == dl) goto last;                                                   \
+    ++d;                                                                      \
+    SANVP_BR_BODY(COND)                                                       \
   }
   // Memory: K the modified address, EA the accessed one, WB the write-back, CHK the stack guard
   // (write-back forms may move sp; the others never write sp, see fast_op).
@@ -399,6 +422,9 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
 #undef SANVP_LF_RI
 #undef SANVP_LF_RR
 #undef SANVP_BR
+#undef SANVP_BR_BODY
+#undef SANVP_CMPBR
+#undef SANVP_CONDS
 #undef SANVP_K_OFF
 #undef SANVP_K_RR
 #undef SANVP_WB_NONE
