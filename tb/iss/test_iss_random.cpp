@@ -84,6 +84,21 @@ struct Gen {
     }
   }
 
+  // The ALU pairs with a handler of their own (pair_op): add RR/RI then a word load at an
+  // offset, sh RI then add RR.
+  void pair() {
+    switch (pick(3)) {
+      case 0: rr(dst(), src(), 0, 0, src(), 0, 0); break;     // add RR
+      case 1: ri(0, dst(), src(), 0, pick(2), rng()); break;  // add RI
+      default:                                                // sh RI; add RR
+        ri(7, dst(), src(), 0, 0, shamt());
+        rr(dst(), src(), 0, 0, src(), 0, 0);
+        return;
+    }
+    const std::uint32_t k = pick(64) * 4 - 128;  // ld k[base], rd
+    w.push_back((0x8u << 28) | (dst() << 23) | (one(kBase) << 18) | (2u << 16) | (k & 0xFFFF));
+  }
+
   // Memory: RM, RRM, SPLS and SLS forms, every width and addressing mode.
   void mem() {
     const bool store = pick(2);
@@ -187,7 +202,8 @@ struct Gen {
   std::vector<std::uint32_t> program(std::size_t n, bool branchy) {
     while (w.size() < n) {
       const unsigned k = pick(20);
-      if (k < 9) alu();
+      if (k < 8) alu();
+      else if (k == 8) pair();
       else if (k < 15) mem();
       else if (k < 17) stack();
       else if (k == 17) patch(n);

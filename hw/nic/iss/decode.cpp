@@ -283,9 +283,15 @@ Fast fast_op(const Insn& d) {
 
 Fast pair_op(const Insn& a, const Insn& b) {
   const Fast fa = fast_op(a), fb = fast_op(b);
-  if (fb < Fast::kBr0 || fb > Fast::kBr15) return fa;
-  if (fa == Fast::kSubRF) return fast_at(Fast::kCmpRBr0, b.cc & 15u);
-  if (fa == Fast::kSubIF) return fast_at(Fast::kCmpIBr0, b.cc & 15u);
+  if (fb >= Fast::kBr0 && fb <= Fast::kBr15) {
+    if (fa == Fast::kSubRF) return fast_at(Fast::kCmpRBr0, b.cc & 15u);
+    if (fa == Fast::kSubIF) return fast_at(Fast::kCmpIBr0, b.cc & 15u);
+  } else if (fb == Fast::kLdWOff) {
+    if (fa == Fast::kAddR) return Fast::kAddRLdW;
+    if (fa == Fast::kAddI) return Fast::kAddILdW;
+  } else if (fb == Fast::kAddR && fa == Fast::kShI) {
+    return Fast::kShIAddR;
+  }
   return fa;
 }
 

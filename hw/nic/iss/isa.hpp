@@ -103,7 +103,9 @@ enum class CycleClass : std::uint8_t { kAlu, kLoad, kStore, kBranch, kJump, kLoa
   X(kCmpRBr0) X(kCmpRBr1) X(kCmpRBr2) X(kCmpRBr3) X(kCmpRBr4) X(kCmpRBr5) X(kCmpRBr6) X(kCmpRBr7)            \
   X(kCmpRBr8) X(kCmpRBr9) X(kCmpRBr10) X(kCmpRBr11) X(kCmpRBr12) X(kCmpRBr13) X(kCmpRBr14) X(kCmpRBr15)      \
   X(kCmpIBr0) X(kCmpIBr1) X(kCmpIBr2) X(kCmpIBr3) X(kCmpIBr4) X(kCmpIBr5) X(kCmpIBr6) X(kCmpIBr7)            \
-  X(kCmpIBr8) X(kCmpIBr9) X(kCmpIBr10) X(kCmpIBr11) X(kCmpIBr12) X(kCmpIBr13) X(kCmpIBr14) X(kCmpIBr15)
+  X(kCmpIBr8) X(kCmpIBr9) X(kCmpIBr10) X(kCmpIBr11) X(kCmpIBr12) X(kCmpIBr13) X(kCmpIBr14) X(kCmpIBr15)     \
+  /* an address computed and a word loaded (add RR/RI, ld off), a scaled index added (sh RI, add RR) */      \
+  X(kAddRLdW) X(kAddILdW) X(kShIAddR)
 
 enum class Fast : std::uint8_t {
 #define SANVP_FAST_ENUM(N) N,
@@ -166,8 +168,9 @@ struct DirectMem {
 Insn decode(std::uint32_t word);
 // The block-engine handler for a decoded instruction (decode() fills Insn::xop with it).
 Fast fast_op(const Insn& d);
-// The handler for `a` when `b` follows it in a block: one handler for a compare and the
-// conditional branch after it (it runs b too unless the block ends at a), else fast_op(a).
+// The handler for `a` when `b` follows it in a block: one handler for both (it runs b too
+// unless the block ends at a) for a compare and the conditional branch after it and for the
+// pairs the compiler emits most (kAddRLdW, kAddILdW, kShIAddR), else fast_op(a).
 // Whoever builds blocks sets it on every word but a block's last possible one (the core: the
 // last of a page), and again whenever either word changes.
 Fast pair_op(const Insn& a, const Insn& b);

@@ -266,21 +266,23 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
     SANVP_NEXT()                                     \
   }
 #define SANVP_BR(N, COND) SANVP_CASE(kBr##N) : SANVP_BR_BODY(COND)
+  // Between the two instructions of a pair (pair_op): the queue test after the first, and the
+  // block's end if it ends there.
+#define SANVP_PAIR_NEXT() \
+  SANVP_VTEST()           \
+  if (d == dl) goto last; \
+  ++d;
   // A compare and the branch after it (pair_op): the compare, the queue test after it, and the
   // branch as its own handler would run it, unless the block ends at the compare.
 #define SANVP_CMPBR(N, COND)                                                  \
   SANVP_CASE(kCmpRBr##N) : {                                                  \
     R[d->rd] = alu::add(R[d->rs1], ~R[d->rs2], 1, &s.f);                      \
-    SANVP_VTEST()                                                             \
-    if (d == dl) goto last;                                                   \
-    ++d;                                                                      \
+    SANVP_PAIR_NEXT()                                                         \
     SANVP_BR_BODY(COND)                                                       \
   }                                                                           \
   SANVP_CASE(kCmpIBr##N) : {                                                  \
     R[d->rd] = alu::add(R[d->rs1], ~d->imm, 1, &s.f);                         \
-    SANVP_VTEST()                                                             \
-    if (d == dl) goto last;                                                   \
-    ++d;                                                                      \
+    SANVP_PAIR_NEXT()                                                         \
     SANVP_BR_BODY(COND)                                                       \
   }
   // Memory: K the modified address, EA the accessed one, WB the write-back, CHK the stack guard
@@ -292,8 +294,9 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
 #define SANVP_CHK_NONE
 #define SANVP_CHK_SET if (d->writes_sp) { SANVP_SP_CHECK() }
   // As in execute(): a load writes its base back before its destination (rd == base: rd wins).
-#define SANVP_LD(NAME, W, ZEXT, READ, K, EA, WB, CHK)                               \
-  SANVP_CASE(NAME) : {                                                           \
+#define SANVP_LD(NAME, W, ZEXT, READ, K, EA, WB, CHK) SANVP_CASE(NAME) : SANVP_LD_BODY(W, ZEXT, READ, K, EA, WB, CHK)
+#define SANVP_LD_BODY(W, ZEXT, READ, K, EA, WB, CHK)                                 \
+  {                                                                              \
     const std::uint32_t base = R[d->rs1], k = K, ea = EA;                        \
     (void)k;                                                                     \
     const std::uint32_t off = ea - dm.lo;                                        \
@@ -432,6 +435,8 @@ SANVP_ISS_HOT void run_blocks(CpuState& s, Env& env) {
 #undef SANVP_CHK_NONE
 #undef SANVP_CHK_SET
 #undef SANVP_LD
+#undef SANVP_LD_BODY
+#undef SANVP_PAIR_NEXT
 #undef SANVP_ST
 #undef SANVP_RD_W
 #undef SANVP_RD_H
