@@ -1,4 +1,5 @@
 #include "hw/base/sim_time.hpp"
+#include "hw/base/asan_stack.hpp"
 #include "platform/barrier/flit_run.hpp"
 
 #include <fmt/format.h>
@@ -165,6 +166,7 @@ FlitRunResult run_flit_barriers(ParamValues& pv, const FlitRunConfig& cfg) {
   // The simulation ends when the last group is destroyed; a barrier that never completed must
   // not run forever: 1 s of simulated time at most (then reported as incomplete).
   sc_core::sc_start(sc_core::sc_time::from_value(kMs * 1000), sc_core::SC_EXIT_ON_STARVATION);
+  back_on_main_stack();
   res.sim_end = now_ps();
   for (const auto& e : hosts.errors()) res.errors.push_back(e);
   for (int s = 0; s < net.switches(); ++s) res.drops += net.sw(s).barrier_drops();

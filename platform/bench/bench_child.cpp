@@ -6,6 +6,7 @@
 #include <sstream>
 #include <systemc>
 
+#include "hw/base/asan_stack.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/lookahead.hpp"
 #include "platform/barrier/experiment.hpp"
@@ -111,6 +112,7 @@ nlohmann::json run_iss(bool quick) {
   const double cpu0 = cpu_now();
   Lookahead::set_limit(10000 * kMs);  // as `sanvp fw run` does (LanaiCore::may_run_on)
   sc_core::sc_start(sc_core::sc_time::from_value(10000 * kMs));
+  back_on_main_stack();
   Lookahead::set_limit(0);
   const double cpu1 = cpu_now();
   const auto& r = plat.core->result();

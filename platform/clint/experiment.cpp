@@ -1,4 +1,5 @@
 #include "hw/base/sim_time.hpp"
+#include "hw/base/asan_stack.hpp"
 #include "platform/clint/experiment.hpp"
 
 #include <chrono>
@@ -87,6 +88,7 @@ nlohmann::json run_experiment(ParamValues& pv, const ExperimentSetup& setup, con
   }
   const auto wall0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::sc_time::from_value(end));
+  back_on_main_stack();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   // The waves are closed by the command once the results are written: a wave file that cannot
   // be finished (disk full, vcd2fst failed) must not cost them.

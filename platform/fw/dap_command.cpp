@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "hw/base/asan_stack.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/params.hpp"
 #include "hw/base/time.hpp"
@@ -55,6 +56,7 @@ int run_fw_dap(const std::string& image_path, const std::vector<std::string>& se
   std::string note;
   if (server.configure(session)) {
     sc_core::sc_start(sc_core::sc_time(static_cast<double>(timeout), sc_core::SC_PS));
+    back_on_main_stack();
     const auto& r = plat.core->result();
     if (r.outcome == nic::LanaiCore::Outcome::kFault) note = r.fault_report;
     if (r.outcome == nic::LanaiCore::Outcome::kRunning && !server.terminated_by_client())

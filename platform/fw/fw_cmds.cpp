@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "hw/nic/iss/disasm.hpp"
+#include "hw/base/asan_stack.hpp"
 #include "platform/cli/commands.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/io.hpp"
@@ -113,6 +114,7 @@ int run_fw() {
   // at every stop: the core may skip hand-overs that change nothing (LanaiCore::may_run_on).
   Lookahead::set_limit(dbg ? 0 : timeout);
   sc_core::sc_start(sc_core::sc_time(static_cast<double>(timeout), sc_core::SC_PS));
+  back_on_main_stack();
   Lookahead::set_limit(0);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   std::cout.flush();

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <memory>
 
+#include "hw/base/asan_stack.hpp"
 #include "hw/base/error.hpp"
 #include "platform/grim/grim_run.hpp"
 #include "platform/grim/grim_stats.hpp"
@@ -41,6 +42,7 @@ class Bench {
     net_.host(1).spawn("grim", [this] { side1(); });
     while (!(done_[0] && done_[1]) && now_ps() < o_.limit) {
       sc_core::sc_start(sc_core::sc_time::from_value(1 * kMs));
+      back_on_main_stack();
       for (int h = 0; h < 2; ++h)
         if (net_.nic(h).core().result().outcome != nic::LanaiCore::Outcome::kRunning)
           throw SimError(fmt::format("n{}: GRIM firmware stopped: {}", h, net_.nic(h).core().result().fault_report));

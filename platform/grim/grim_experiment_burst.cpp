@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <memory>
 
+#include "hw/base/asan_stack.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/sim_time.hpp"
 #include "platform/grim/grim_run.hpp"
@@ -66,6 +67,7 @@ class Burst {
     std::string err;
     while (err.empty() && !(recv_done_ && all_sent()) && now_ps() < o_.limit) {
       sc_core::sc_start(sc_core::sc_time::from_value(kMs));
+      back_on_main_stack();
       for (int n = 0; n < net_.hosts(); ++n)
         if (net_.nic(n).core().result().outcome != nic::LanaiCore::Outcome::kRunning)
           err = fmt::format("n{}: GRIM firmware stopped: {}", n, net_.nic(n).core().result().fault_report);
@@ -73,6 +75,7 @@ class Burst {
     if (err.empty() && !(recv_done_ && all_sent())) err = fmt::format("the burst did not finish within {}", format_time(o_.limit));
     // Drain: the last ACKs and their processing belong to the burst's firmware cost.
     if (err.empty()) sc_core::sc_start(sc_core::sc_time::from_value(Time{o_.grim.rto_us} * kUs));
+    back_on_main_stack();
     for (int n = 0; n < 2; ++n) nic_end_[n] = nic_now(n);
     if (err.empty() && !errors_.empty()) err = errors_.front();
     report(r);

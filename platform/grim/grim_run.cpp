@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "hw/base/asan_stack.hpp"
 #include "hw/base/error.hpp"
 #include "hw/nic/nic_params.hpp"
 #include "platform/grim/grim_device_endpoint.hpp"
@@ -135,6 +136,7 @@ class GrimRun {
     while (now_ps() < until && !(stop_when_done && all_done())) {
       try {
         sc_core::sc_start(sc_core::sc_time::from_value(std::min(step, until - now_ps())));
+        back_on_main_stack();
       } catch (const std::exception& e) {
         return e.what();
       }

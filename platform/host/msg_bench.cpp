@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "firmware/msg/msg_proto.h"
+#include "hw/base/asan_stack.hpp"
 #include "hw/nic/memory_map.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/rng.hpp"
@@ -333,6 +334,7 @@ std::string MsgBench::simulate() {
   while (!(done_[0] && done_[1]) && t < opt_.limit) {
     try {
       sc_core::sc_start(sc_core::sc_time::from_value(step));
+      back_on_main_stack();
     } catch (const std::exception& e) {
       return e.what();
     }

@@ -2,6 +2,7 @@
 
 #include <systemc>
 
+#include "hw/base/asan_stack.hpp"
 #include "hw/base/error.hpp"
 
 namespace sanvp {
@@ -28,6 +29,7 @@ std::string guarded(Catch what, const F& body) {
 std::string advance(Time step, Catch what, const std::function<void()>& check) {
   return guarded(what, [&] {
     sc_core::sc_start(sc_core::sc_time::from_value(step));
+    back_on_main_stack();
     if (check) check();
   });
 }
