@@ -13,33 +13,14 @@
 // tb/CMakeLists.txt) when SANVP_SANITIZE is on.
 #if defined(__SANITIZE_ADDRESS__)
 #include <dlfcn.h>
-#include <pthread.h>
-#include <sanitizer/common_interface_defs.h>
 
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 
+#include "hw/base/asan_stack.hpp"
+
 namespace {
-
-struct MainStack {
-  const void* bottom = nullptr;
-  std::size_t size = 0;
-};
-
-// Read once, on the first switch, which SystemC makes from sc_main.
-const MainStack& main_stack() {
-  static const MainStack s = [] {
-    MainStack m;
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) return m;
-    void* addr = nullptr;
-    if (pthread_attr_getstack(&attr, &addr, &m.size) == 0) m.bottom = addr; else m.size = 0;
-    pthread_attr_destroy(&attr);
-    return m;
-  }();
-  return s;
-}
 
 using StartSwitch = void (*)(void**, const void*, std::size_t);
 
@@ -56,7 +37,7 @@ StartSwitch asan_start_switch() {
 
 extern "C" void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, std::size_t size) {
   if (bottom == nullptr && size == 0) {
-    const MainStack& m = main_stack();
+    const sanvp::MainStack& m = sanvp::main_stack();
     bottom = m.bottom;
     size = m.size;
   }

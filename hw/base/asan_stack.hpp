@@ -17,16 +17,32 @@
 namespace sanvp {
 
 #if defined(__SANITIZE_ADDRESS__)
+struct MainStack {
+  const void* bottom = nullptr;  // lowest address
+  std::size_t size = 0;          // 0: unknown
+};
+
+// The main thread's stack, read once (glibc describes the main thread's stack from the process
+// maps, whichever coroutine stack the caller runs on).
+inline const MainStack& main_stack() {
+  static const MainStack s = [] {
+    MainStack m;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return m;
+    void* addr = nullptr;
+    std::size_t size = 0;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0) m = MainStack{addr, size};
+    pthread_attr_destroy(&attr);
+    return m;
+  }();
+  return s;
+}
+
 inline void back_on_main_stack() {
-  pthread_attr_t attr;
-  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
-  void* bottom = nullptr;
-  std::size_t size = 0;
-  const bool known = pthread_attr_getstack(&attr, &bottom, &size) == 0;
-  pthread_attr_destroy(&attr);
-  if (!known) return;
+  const MainStack& m = main_stack();
+  if (m.size == 0) return;
   void* fake_stack = nullptr;
-  __sanitizer_start_switch_fiber(&fake_stack, bottom, size);  // a "switch" to the stack we are on
+  __sanitizer_start_switch_fiber(&fake_stack, m.bottom, m.size);  // a "switch" to the stack we are on
   __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
 }
 #else
