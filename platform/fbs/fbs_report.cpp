@@ -15,6 +15,8 @@ using SkewBySlot = std::map<std::uint32_t, SlotSkew>;
 struct RoundSkews {
   nlohmann::json rounds = nlohmann::json::array();
   std::vector<double> first, steady, before, mean_pair;  // ps
+  std::vector<double> entering;         // ps, synchronizing rounds 1.. (round 0 starts from fbs.initial_skew)
+  std::vector<std::uint32_t> entered_apart;  // those entered with a skew of half a slot or more
 };
 
 double skew_at(const SkewBySlot& m, std::uint64_t slot, bool& ok) {
@@ -39,9 +41,13 @@ RoundSkews round_skews(const RunPlan& p, std::uint32_t S, const SkewBySlot& m) {
     if (ok_after) j["skew_after_ps"] = std::llround(after), j["mean_pair_after_ps"] = std::llround(m.at(static_cast<std::uint32_t>(base + S)).mean_pair_ps);
     if (ok_before) j["skew_before_next_ps"] = std::llround(before);
     r.rounds.push_back(j);
+    if (ok_in && k > 0 && synced(p, k)) {
+      r.entering.push_back(in);
+      if (2 * in >= static_cast<double>(p.slot)) r.entered_apart.push_back(k);
+    }
     if (!ok_after || !synced(p, k)) continue;
     (k == 0 ? r.first : r.steady).push_back(after);
-    r.mean_pair.push_back(m.at(static_cast<std::uint32_t>(base + S)).mean_pair_ps);
+    if (k > 0) r.mean_pair.push_back(m.at(static_cast<std::uint32_t>(base + S)).mean_pair_ps);  // over the rounds skew_after_round covers
     if (ok_before) r.before.push_back(before);
   }
   return r;
@@ -87,6 +93,36 @@ nlohmann::json nic_json(const RunPlan& p, const std::vector<NodeOutcome>& out) {
 
 std::string ns(double ps) { return fmt::format("{:.3f} ns", ps / 1000.0); }
 
+// A warning goes to the summary and, without its indent and "WARNING: ", to results.fbs.warnings.
+void warn(const std::string& line, std::string& summary, nlohmann::json& fbs) {
+  if (line.empty()) return;
+  summary += line;
+  const std::string mark = "WARNING: ";
+  std::string text = line.substr(line.find(mark) + mark.size());
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  fbs["warnings"].push_back(text);
+}
+
+// Paper section 4.4: FBS needs every NIC within half a slot of the others when a round starts
+// (Eq. 11's interval keeps it there); a NIC a slot or more ahead holds the link first and the
+// round cannot pull it back. A run whose interval lets the skew reach half a slot says so.
+std::string precondition(const RunPlan& p, const RoundSkews& r, const Analysis& a, nlohmann::json& j) {
+  j["skew_entering_round"] = skew_stats(r.entering);
+  j["half_slot_ps"] = p.slot / 2;
+  j["rounds_entered_half_slot_apart"] = r.entered_apart;
+  if (r.entered_apart.empty()) return {};
+  const auto worst = std::max_element(r.entering.begin(), r.entering.end());
+  std::string rounds;
+  for (std::size_t i = 0; i < r.entered_apart.size() && i < 8; ++i) rounds += fmt::format("{}{}", i ? ", " : "", r.entered_apart[i]);
+  if (r.entered_apart.size() > 8) rounds += fmt::format(" and {} more", r.entered_apart.size() - 8);
+  const std::int64_t eq11 = std::min(a.json["interval_eq11_printed_slots"].get<std::int64_t>(),
+                                     a.json["interval_eq11_bl_minus_ks_slots"].get<std::int64_t>());
+  return fmt::format("  WARNING: FBS's precondition (paper 4.4) does not hold: round(s) {} started with the NICs half a slot ({}) or more apart "
+                     "(worst {}); the skew after such a round is bounded by neither the paper nor the model. The interval is {} slots, "
+                     "Eq. 11 allows {} at {} ppm (fbs.interval)\n",
+                     rounds, ns(static_cast<double>(p.slot) / 2), ns(*worst), p.period, eq11, p.drift_ppm);
+}
+
 }  // namespace
 
 nlohmann::json plan_json(const RunPlan& p, const RunInput& in) {
@@ -124,22 +160,24 @@ std::string fbs_results(ParamValues& pv, const RunPlan& plan, const RunInput& in
                               in.schedule.kind, plan.nodes.size(), S, format_time(plan.slot), plan.slot_bytes, plan.period, plan.rounds,
                               plan.drift_ppm);
   const auto& st = j["skew_after_round"];
-  if (st.value("count", 0) > 0)
-    s += fmt::format("  skew after a round: max {}, mean {} (rounds 1..); after round 0: {}; before the next round: max {}\n",
-                     ns(st["max_ps"].get<double>()), ns(st["mean_ps"].get<double>()),
-                     r.first.empty() ? "-" : ns(r.first[0]), r.before.empty() ? "-" : ns(*std::max_element(r.before.begin(), r.before.end())));
+  const bool steady = st.value("count", 0) > 0;  // rounds 1.. measured
+  const auto stat = [&](const char* key) { return steady ? ns(st[key].get<double>()) : std::string("-"); };
+  if (steady || !r.first.empty())
+    s += fmt::format("  skew after a round: max {}, mean {} (rounds 1..); after round 0: {}; before the next round: max {}\n", stat("max_ps"),
+                     stat("mean_ps"), r.first.empty() ? "-" : ns(r.first[0]),
+                     r.before.empty() ? "-" : ns(*std::max_element(r.before.begin(), r.before.end())));
   s += a.summary;
-  if (a.model && st.value("count", 0) > 0) {
-    const double worst = std::max(st["max_ps"].get<double>(), r.first.empty() ? 0.0 : r.first[0]);
-    j["within_model_bound"] = worst <= static_cast<double>(a.model);
-    results["fbs"]["within_model_bound"] = j["within_model_bound"];
+  if (a.model && (steady || !r.first.empty())) {
+    const double worst = std::max(steady ? st["max_ps"].get<double>() : 0.0, r.first.empty() ? 0.0 : r.first[0]);
+    results["fbs"]["within_model_bound"] = worst <= static_cast<double>(a.model);
     s += fmt::format("  measured worst {} is {} the model's bound\n", ns(worst), worst <= static_cast<double>(a.model) ? "within" : "ABOVE");
   }
+  warn(precondition(plan, r, a, results["fbs"]), s, results["fbs"]);
   if (refused)
-    s += fmt::format("  WARNING: {} timed sync sends refused (start already past; see results.fbs.nics): the firmware was late for those slots. "
+    warn(fmt::format("  WARNING: {} timed sync sends refused (start already past; see results.fbs.nics): the firmware was late for those slots. "
                      "Its path per sync slot must fit the slot ({} here): longer slots (fbs.slot_bytes) or a faster core (nic.core.clock) "
                      "fix it (docs/fbs.md, \"The firmware's budget per slot\")\n",
-                     refused, format_time(plan.slot));
+                     refused, format_time(plan.slot)), s, results["fbs"]);
   results["fbs"]["refused_sends"] = refused;
   return s;
 }

@@ -115,9 +115,41 @@ TEST_CASE("SSS at 500 ppm keeps every round within the model's bound over 100 ro
     REQUIRE(r["skew_before_next_ps"].get<std::int64_t>() < 12500000 / 2);
   }
   REQUIRE(o.fbs()["within_model_bound"] == true);
+  REQUIRE(o.fbs()["rounds_entered_half_slot_apart"].empty());
+  REQUIRE(!o.fbs().contains("warnings"));
+  REQUIRE(o.fbs()["skew_entering_round"]["count"] == 99);
   // fbs.interval defaults to Eq. 11 with the larger of the two bounds: the shorter interval.
   REQUIRE(a["interval_used_slots"] == std::min(a["interval_eq11_printed_slots"].get<std::int64_t>(),
                                                 a["interval_eq11_bl_minus_ks_slots"].get<std::int64_t>()));
+}
+
+TEST_CASE("an interval beyond Eq. 11 breaks FBS's half-slot precondition, and the report says so") {
+  // 300 ppm over 3000 slots of 12.5 us parts the extreme clocks by about 11 us before round 1:
+  // more than half a slot, so round 1 starts outside what the paper's section 4.4 assumes.
+  ParamValues pv = test::test_params({"fbs.drift=300", "fbs.rounds=3", "fbs.interval=3000"});
+  const Outcome o = run(pv, "single", {"ports=8"});
+  require_completed(o);
+  const double drift_ps = 300e-6 * (3000 - 8) * 12500000.0;  // the oscillators at +-150 ppm, from round 0's end
+  REQUIRE(drift_ps > 12500000 / 2);
+  REQUIRE(o.fbs()["half_slot_ps"] == 12500000 / 2);
+  const auto& apart = o.fbs()["rounds_entered_half_slot_apart"];
+  REQUIRE(apart.size() == 2);
+  REQUIRE(apart[0] == 1);
+  REQUIRE(apart[1] == 2);
+  REQUIRE(o.fbs()["skew_entering_round"]["min_ps"].get<double>() >= 12500000 / 2);
+  REQUIRE(o.fbs()["warnings"].size() == 1);
+  REQUIRE(o.fbs()["warnings"][0].get<std::string>().rfind("FBS's precondition (paper 4.4) does not hold: round(s) 1, 2 started", 0) == 0);
+}
+
+TEST_CASE("one round: the skew after it and the verdict are reported") {
+  ParamValues pv = test::test_params({"fbs.rounds=1"});
+  const Outcome o = run(pv, "single", {"ports=4"});
+  require_completed(o);
+  REQUIRE(o.fbs()["skew_after_round"]["count"] == 0);
+  REQUIRE(o.fbs()["skew_after_first_round"]["count"] == 1);
+  REQUIRE(o.fbs()["mean_pair_skew_after_round"]["count"] == 0);  // the rounds skew_after_round covers: 1..
+  REQUIRE(o.fbs()["within_model_bound"] == true);
+  REQUIRE(!o.fbs().contains("warnings"));
 }
 
 TEST_CASE("without re-synchronization the skew grows at the drift rate") {
