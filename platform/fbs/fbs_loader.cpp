@@ -64,6 +64,7 @@ std::string error_text(std::uint32_t code) {
 void run_loader(host::Host& host, const NodePlan& plan, NodeOutcome& out, host::AppResult& res) {
   Loader loader(host);
   out = host::run_as_app(res, [&] { return loader.run(plan, res); });
+  res.bytes_counted = false;
   if (out.error != abi::kErrNone)
     throw SimError(fmt::format("{}: FBS firmware stopped: {}", host.name(), error_text(out.error)));
 }

@@ -57,6 +57,8 @@ struct AppResult {
   bool done = false;
   Time started = 0, finished = 0;
   std::uint64_t sent = 0, received = 0, bytes_sent = 0, bytes_received = 0, bad = 0;
+  // False for a protocol's loader (FBS, TDMA): its counts are its firmware's packets, no bytes.
+  bool bytes_counted = true;
   std::vector<Time> latency;            // one-way latency samples (ps)
   std::vector<std::string> errors;      // first few bad messages
 };

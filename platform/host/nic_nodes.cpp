@@ -198,9 +198,9 @@ class NicNodes : public RunAgents {
     for (std::size_t i = 0; i < results_.size(); ++i) {
       const AppResult& r = results_[i];
       nlohmann::json a{{"node", fmt::format("n{}", r.node)}, {"app", r.app}, {"args", r.args}, {"finished", r.done},
-                       {"messages_sent", r.sent}, {"bytes_sent", r.bytes_sent}, {"messages_received", r.received},
-                       {"bytes_received", r.bytes_received}, {"bad_messages", r.bad}, {"errors", r.errors},
+                       {"messages_sent", r.sent}, {"messages_received", r.received}, {"bad_messages", r.bad}, {"errors", r.errors},
                        {"latency", latency_json(r.latency)}};
+      if (r.bytes_counted) a["bytes_sent"] = r.bytes_sent, a["bytes_received"] = r.bytes_received;
       if (r.done) a["finished_ps"] = r.finished;
       else a["phase"] = r.phase;
       apps.push_back(a);
@@ -212,9 +212,9 @@ class NicNodes : public RunAgents {
         lat = fmt::format("mean {:.3f}us p50 {:.3f}us max {:.3f}us", L["mean_ps"].get<double>() / 1e6, L["p50_ps"].get<Time>() / 1e6,
                           L["max_ps"].get<Time>() / 1e6);
       }
-      s += fmt::format("  n{:<4} {:<9} {:<16} {} | sent {} ({} B) received {} ({} B) bad {} | latency {}\n", r.node, r.app,
-                       args, r.done ? "finished" : "UNFINISHED", r.sent, r.bytes_sent, r.received,
-                       r.bytes_received, r.bad, lat);
+      const auto bytes = [&](std::uint64_t b) { return r.bytes_counted ? fmt::format(" ({} B)", b) : std::string(); };
+      s += fmt::format("  n{:<4} {:<9} {:<16} {} | sent {}{} received {}{} bad {} | latency {}\n", r.node, r.app, args,
+                       r.done ? "finished" : "UNFINISHED", r.sent, bytes(r.bytes_sent), r.received, bytes(r.bytes_received), r.bad, lat);
       for (const auto& e : r.errors) s += "    " + e + "\n";
       nic::Nic& n = *nics_[i];
       nlohmann::json j = nic_stats(n, *hosts_[i]);

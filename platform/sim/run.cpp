@@ -493,10 +493,16 @@ void print_summary(Network& net, const RunOptions& opt, const nlohmann::json& do
                    const std::string& agents_summary, double wall) {
   const nlohmann::json& r = doc["results"];
   fmt::print("sanvp {} | scenario {} | seed {}\n", SANVP_VERSION, opt.scenario, opt.seed);
-  fmt::print("simulated {} ({} traffic + drain), {} switch(es), {} nodes, status: {}\n", format_time(doc["simulated_ps"].get<Time>()),
-             format_time(duration), net.switches(), net.nodes(), doc["status"].get<std::string>());
-  fmt::print("packets: {} created, {} delivered intact, {} corrupt, {} duplicated; payload {} bytes\n", net.packets().size(),
-             c.delivered, c.corrupt, c.dup, c.payload_bytes);
+  int endpoints = 0;  // test-traffic nodes; the others are NICs run by host applications
+  for (int n = 0; n < net.nodes(); ++n) endpoints += net.is_external(n) ? 0 : 1;
+  const std::string span = endpoints ? fmt::format("{} traffic + drain", format_time(duration)) : "until the host applications finished";
+  fmt::print("simulated {} ({}), {} switch(es), {} nodes, status: {}\n", format_time(doc["simulated_ps"].get<Time>()), span,
+             net.switches(), net.nodes(), doc["status"].get<std::string>());
+  if (endpoints)
+    fmt::print("packets: {} created, {} delivered intact, {} corrupt, {} duplicated; payload {} bytes\n", net.packets().size(),
+               c.delivered, c.corrupt, c.dup, c.payload_bytes);
+  else
+    fmt::print("packets: no test traffic (every node is a NIC: its packets are counted per NIC and per host application below)\n");
   if (r.contains("measurement")) print_measurement(r["measurement"]);
   if (!c.lat.empty()) {
     fmt::print("latency over {} packets created in the window:\n", c.lat.size());

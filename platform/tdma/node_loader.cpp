@@ -415,6 +415,9 @@ class TdmaLoader : public host::HostInterfaceDriver {
 void run_tdma_loader(host::Host& host, const TdmaNodePlan& plan, TdmaNodeOutcome& out, host::AppResult& res) {
   TdmaLoader loader(host, plan);
   out = host::run_as_app(res, [&] { return loader.run(res); });
+  // The firmware counts every packet it queued, and apart the syncs and data packets it took.
+  res.received = std::uint64_t{out.received} + out.data_rx;
+  res.bytes_counted = false;
   if (out.error != abi::kErrNone)
     throw SimError(fmt::format("{}: TDMA firmware stopped: {}", host.name(), tdma_error_text(out.error)));
 }
