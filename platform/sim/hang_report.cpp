@@ -36,6 +36,9 @@ class HangAnalysis {
     find_cycle(rep);
     if (rep.cycle.empty() && !by_pkt_.empty())
       rep.no_cycle_reason = "no wait-for cycle among the worms: the blocked chains end at a worm stopped by its destination or by a link";
+    if (by_pkt_.empty())
+      rep.no_cycle_reason = "no worm occupies a switch input: the packets in flight are at their sources or on the last link "
+                            "(results.in_flight in the report lists where each is)";
     return rep;
   }
 
@@ -176,5 +179,24 @@ class HangAnalysis {
 }  // namespace
 
 HangReport analyze_hang(Network& net, Time now) { return HangAnalysis(net, now).report(); }
+
+Standstill longest_standstill(Network& net) {
+  Time ld = 0, cp = 0, fc = 0, route = 0;
+  for (const auto& c : net.channels()) {
+    ld = std::max(ld, c->timing().ld);
+    cp = std::max(cp, c->timing().cp);
+    if (c->rx_buffer()) fc = std::max(fc, c->rx_buffer()->config().fc);
+  }
+  for (int s = 0; s < net.switches(); ++s) {
+    const SwitchConfig& k = net.sw(s).config();
+    route = std::max(route, k.rd + k.sd);
+    fc = std::max(fc, k.fc.fc);
+  }
+  Standstill out;
+  out.bound = ld + route + ld + 2 * fc + cp;
+  out.formula = fmt::format("ld {} + rd + sd {} + ld {} + 2 fc {} + cp {}, the largest of each in the network", format_time(ld),
+                            format_time(route), format_time(ld), format_time(2 * fc), format_time(cp));
+  return out;
+}
 
 }  // namespace sanvp

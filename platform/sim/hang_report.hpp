@@ -19,4 +19,15 @@ struct HangReport {
 
 HangReport analyze_hang(Network& net, Time now);
 
+// The longest no flit anywhere can stand still while the network is not hung: after the last
+// move, a flit on a wire arrives within ld, a header then waits rd and crosses in sd, and a GO a
+// drained buffer sent acts on its sender ld + 2 fc later (each at the network's largest value),
+// plus a character period. No flit moving for longer, with packets in flight, is a hang. With
+// the parts named, for errors.
+struct Standstill {
+  Time bound = 0;
+  std::string formula;
+};
+Standstill longest_standstill(Network& net);
+
 }  // namespace sanvp

@@ -86,14 +86,21 @@ namespace {
 struct RunLimits : SimParams {
   TrafficConfig traffic;
   Time window_from = 0;  // the measurement window is [window_from, duration)
+  Time standstill = 0;   // longest_standstill of the network: no flit moving longer is a hang
 };
 
-RunLimits read_limits(ParamValues& pv) {
+RunLimits read_limits(ParamValues& pv, Network& net) {
   RunLimits l;
   l.read_params(pv);
   l.traffic = TrafficConfig::from_params(pv, "");
   l.traffic.stop = l.duration;
   l.window_from = static_cast<Time>(std::llround(l.warmup * static_cast<double>(l.duration)));
+  // A watchdog no longer than a legitimate wait would call a waiting network hung.
+  const Standstill still = longest_standstill(net);
+  if (l.watchdog <= still.bound)
+    throw UserError(fmt::format("sim.watchdog={} is not longer than the longest a flit can stand still in this network without a hang, "
+                                "{} ({}): set sim.watchdog above it", format_time(l.watchdog), format_time(still.bound), still.formula));
+  l.standstill = still.bound;
   return l;
 }
 
@@ -241,6 +248,7 @@ struct LoopEnd {
   bool apps_stalled = false;  // Hung because host applications made no progress
   std::string fault;          // the model error or firmware fault that stopped it
   HangReport hang;
+  Time still_for = 0;         // Hung: how long no flit had moved
 };
 
 // Runs in steps of a quarter watchdog until the traffic is done and drained and the host
@@ -282,9 +290,16 @@ LoopEnd run_loop(Network& net, RunAgents* agents, const RunLimits& L, bool check
       out.status = RunStatus::Hung;
       out.apps_stalled = !(flying > 0 && t - last_progress >= L.watchdog);
       out.hang = analyze_hang(net, t);
+      out.still_for = t - last_progress;
       break;
     }
-    if (t >= end_limit && !still) { out.status = RunStatus::NotDrained; break; }
+    if (t >= end_limit && !still) {
+      // The drain ended before the watchdog could: a standstill longer than any wait is a hang.
+      const bool stuck = flying > 0 && t - last_progress > L.standstill;
+      out.status = stuck ? RunStatus::Hung : RunStatus::NotDrained;
+      if (stuck) out.hang = analyze_hang(net, t), out.still_for = t - last_progress;
+      break;
+    }
     if (still && t >= L.limit) { out.status = RunStatus::Limit; break; }
   }
   return out;
@@ -440,6 +455,7 @@ nlohmann::json fabric_results(Network& net, const PacketCounts& c, Time end, con
   if (const nlohmann::json sw = switches_json(net); !sw.empty()) r["switches"] = sw;
   if (loop.status == RunStatus::Hung) {
     r["hang"] = loop.hang.json;
+    r["hang"]["still_for_ps"] = loop.still_for;
     if (!loop.hang.cycle.empty()) r["hang"]["cycle_text"] = loop.hang.cycle;
   }
   return r;
@@ -526,8 +542,8 @@ void print_summary(Network& net, const RunOptions& opt, const nlohmann::json& do
   if (!opt.vcd.empty()) fmt::print("waves: {}\n", opt.vcd);
 }
 
-void report_hang(Report& rep, const HangReport& hang, Time watchdog, Time end) {
-  rep.error(fmt::format("network hung: packets in flight but no flit moved for {} (at {})", format_time(watchdog), format_time(end)));
+void report_hang(Report& rep, const HangReport& hang, Time still_for, Time end) {
+  rep.error(fmt::format("network hung: packets in flight but no flit moved for {} (at {})", format_time(still_for), format_time(end)));
   fmt::print(stderr, "blocked worms ({}):\n", hang.worms.size());
   for (const auto& l : hang.worms) fmt::print(stderr, "  {}\n", l);
   if (!hang.cycle.empty()) {
@@ -554,7 +570,7 @@ void report_outcome(Report& rep, Network& net, RunAgents* agents, const LoopEnd&
                           format_time(L.watchdog), format_time(end)));
     fmt::print(stderr, "{}", agents_state);
   } else if (loop.status == RunStatus::Hung) {
-    report_hang(rep, loop.hang, L.watchdog, end);
+    report_hang(rep, loop.hang, loop.still_for, end);
   } else if (loop.status == RunStatus::NotDrained) {
     rep.warning(fmt::format("{} packets still in flight after sim.drain={}", in_flight(net), format_time(L.drain)));
   }
@@ -566,7 +582,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   const auto wall0 = std::chrono::steady_clock::now();
   Network net(pv, opt.seed);
   RunAgents* agents = build_platform(net, pv, opt, spec);
-  const RunLimits L = read_limits(pv);
+  const RunLimits L = read_limits(pv, net);
   pv.check_all_used();
   log::info("built {} switches, {} nodes, {} link directions; seed {}", net.switches(), net.nodes(), net.channels().size(), opt.seed);
   open_waves(net, agents, opt, spec);

@@ -53,6 +53,47 @@ TEST_CASE("forced cyclic routes deadlock under load and the watchdog reports the
   REQUIRE(res.report["simulated_ps"].get<Time>() < 20 * kUs);
 }
 
+TEST_CASE("a deadlock that outlasts the drain before the watchdog fires is a hang, not a warning") {
+  ::alarm(60);
+  ParamValues pv;
+  // The scenario drains for 100 us: the drain ends long before a 1 ms watchdog could fire.
+  RunResult res = run_file(scenario_path("ring-deadlock.yaml"), {"sim.watchdog=1ms"}, pv);
+  REQUIRE(res.status == RunStatus::Hung);
+  REQUIRE(res.exit_code == kExitSimError);
+  const auto& hang = res.report["results"]["hang"];
+  REQUIRE(hang["cycle"].size() == 4);
+  // No flit moved for far longer than any wait: ld + rd + sd + ld + 2 fc + cp at the defaults.
+  REQUIRE(hang["still_for_ps"].get<Time>() > 17000 + 100000 + 2000 + 17000 + 2 * 3260 + 6250);
+  REQUIRE(res.report["simulated_ps"].get<Time>() < 1 * kMs);
+}
+
+TEST_CASE("a watchdog no longer than the longest legitimate standstill is refused, with the bound") {
+  ParamValues pv;
+  try {
+    run_file(scenario_path("single-switch-uniform.yaml"), {"sim.watchdog=148770ps"}, pv);
+    FAIL("accepted");
+  } catch (const UserError& e) {
+    // ld + rd + sd + ld + 2 fc + cp = 17 + 102 + 17 + 6.52 + 6.25 ns at the defaults.
+    REQUIRE_THAT(e.what(), Catch::Contains("sim.watchdog=148.77ns is not longer than") && Catch::Contains("148.77ns (ld 17ns"));
+  }
+  ParamValues ok;
+  REQUIRE(run_file(scenario_path("single-switch-uniform.yaml"), {"sim.watchdog=148771ps", "duration=5us"}, ok).exit_code == 0);
+}
+
+TEST_CASE("links longer than the default watchdog need a longer one, and then do not hang") {
+  ::alarm(60);
+  // 200 us links: a flit is on the wire for longer than the default watchdog (100 us).
+  const std::vector<std::string> far{"link.ld=200us", "fc.bl=200000", "fc.kg=70000", "fc.ks=130000", "duration=20us"};
+  ParamValues pv;
+  REQUIRE_THROWS_AS(run_file(scenario_path("single-switch-uniform.yaml"), far, pv), UserError);
+  std::vector<std::string> with = far;
+  with.push_back("sim.watchdog=1ms");
+  ParamValues pv2;
+  const RunResult res = run_file(scenario_path("single-switch-uniform.yaml"), with, pv2);
+  REQUIRE(res.status == RunStatus::Completed);
+  REQUIRE(res.exit_code == 0);
+}
+
 TEST_CASE("a sink that stops consuming hangs the network without a cycle, and the watchdog says so") {
   ::alarm(60);
   ParamValues pv;
