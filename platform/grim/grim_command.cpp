@@ -122,7 +122,8 @@ int run() {
   start_debugger(o, im);
   if (o.bench) return run_bench(pv, im, rep, report);
   const GrimRunResult r = run_grim(pv, im, o.run);
-  std::cout << r.table;
+  std::cout << r.table << std::flush;
+  if (!r.error.empty()) std::cerr << "error: " << r.error << "\n";
   rep.write_json(report, r.report, 2);
   if (tl) rep.write({o.timeline.file, "--timeline"}, tl->text(tl->other_data("grim", "", o.run.work.seed)));
   if (r.exit_code) rep.fail(r.exit_code);

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <memory>
 
-#include "hw/base/asan_stack.hpp"
+#include "platform/sim/runner.hpp"
 #include "hw/base/error.hpp"
 #include "hw/nic/nic_params.hpp"
 #include "platform/grim/grim_device_endpoint.hpp"
@@ -134,12 +134,8 @@ class GrimRun {
   std::string simulate(Time until, bool stop_when_done) {
     const Time step = 100 * kUs;
     while (now_ps() < until && !(stop_when_done && all_done())) {
-      try {
-        sc_core::sc_start(sc_core::sc_time::from_value(std::min(step, until - now_ps())));
-        back_on_main_stack();
-      } catch (const std::exception& e) {
-        return e.what();
-      }
+      // An error a host application throws (SystemC wraps it) is the run's error, its text only.
+      if (std::string error = advance(std::min(step, until - now_ps()), Catch::AnyError); !error.empty()) return error;
       const std::string fault = firmware_fault();
       if (!fault.empty()) return fault;
       if (sc_core::sc_get_status() == sc_core::SC_STOPPED) return "the simulation stopped";

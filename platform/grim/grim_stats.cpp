@@ -100,8 +100,7 @@ std::string run_table(const GrimRunResult& r, const GrimRunOptions& o) {
     t += score_line(fmt::format("n{}.e0", n), r.nodes[n].score);
     for (std::size_t d = 0; d < r.nodes[n].devices.size(); ++d) t += score_line(fmt::format("n{}.e{}", n, d + 1), r.nodes[n].devices[d]);
   }
-  if (!r.error.empty()) t += "error: " + r.error + "\n";
-  return t;
+  return t;  // r.error goes to stderr (grim_command.cpp)
 }
 
 }  // namespace sanvp::grim_host

@@ -9,7 +9,6 @@
 #include <memory>
 
 #include "firmware/msg/msg_proto.h"
-#include "hw/base/asan_stack.hpp"
 #include "hw/nic/memory_map.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/rng.hpp"
@@ -18,6 +17,7 @@
 #include "platform/host/msg_driver.hpp"
 #include "platform/host/msg_timeline.hpp"
 #include "platform/host/nic_network.hpp"
+#include "platform/sim/runner.hpp"
 
 namespace sanvp::host {
 
@@ -332,12 +332,8 @@ std::string MsgBench::simulate() {
   const Time step = 1 * kMs;
   Time t = 0;
   while (!(done_[0] && done_[1]) && t < opt_.limit) {
-    try {
-      sc_core::sc_start(sc_core::sc_time::from_value(step));
-      back_on_main_stack();
-    } catch (const std::exception& e) {
-      return e.what();
-    }
+    // An error a host application throws (SystemC wraps it) is the run's error, its text only.
+    if (std::string error = advance(step, Catch::AnyError); !error.empty()) return error;
     t = now_ps();
     const std::string fault = firmware_fault();
     if (!fault.empty()) return fault;
@@ -360,17 +356,17 @@ std::string MsgBench::firmware_fault() {
 void MsgBench::report_hang(MsgBenchResult& res, const std::string& fault) {
   res.exit_code = 3;
   res.report["error"] = fault.empty() ? fmt::format("the applications did not finish within {}", format_time(opt_.limit)) : fault;
-  res.table = "error: " + res.report["error"].get<std::string>() + "\n";
+  res.errors = "error: " + res.report["error"].get<std::string>() + "\n";
   for (int h = 0; h < 2; ++h) {
     nic::Nic& n = net_.nic(h);
     std::uint32_t hd_head = 0, hd_tail = 0, rx_tail = 0;
     n.host_dma().reg_read(nic::map::nic::kHdmaHead, hd_head);
     n.host_dma().reg_read(nic::map::nic::kHdmaTail, hd_tail);
     n.recv_dma().reg_read(nic::map::nic::kRxTail, rx_tail);
-    res.table += fmt::format(
-        "  n{}: pc 0x{:08x} <{}>, {} instructions, {}, ISR 0x{:x} IMR 0x{:x}, mailbox 0x{:x}, host DMA {}/{} done, "
+    res.errors += fmt::format(
+        "  n{}: pc 0x{:08x}, {} instructions, {}, ISR 0x{:x} IMR 0x{:x}, mailbox 0x{:x}, host DMA {}/{} done, "
         "{} packets sent, {} received (rx tail {}), receiver {}, console: '{}'\n",
-        h, n.core().state().pc, "", n.core().state().instret, n.regs().sleeping() ? "asleep in WAIT" : "running", n.regs().isr(),
+        h, n.core().state().pc, n.core().state().instret, n.regs().sleeping() ? "asleep in WAIT" : "running", n.regs().isr(),
         n.regs().imr(), n.regs().mailbox(), hd_tail, hd_head, n.send_dma().stats().packets, n.recv_dma().stats().packets, rx_tail,
         n.recv_dma().waiting_for_buffer() ? "waiting for a buffer" : "not blocked", n.sys().console_text());
   }
@@ -486,7 +482,7 @@ MsgBenchResult MsgBench::run() {
   rep["parameters"] = pv_.effective();
   if (!fault.empty() || !(done_[0] && done_[1])) {
     report_hang(res, fault);
-    if (!waves_error.empty()) res.table += "error: " + waves_error + "\n";
+    if (!waves_error.empty()) res.errors += "error: " + waves_error + "\n";
     return res;
   }
   const Curves c = curves();
@@ -506,7 +502,7 @@ MsgBenchResult MsgBench::run() {
   if (!waves_error.empty()) {
     res.exit_code = 3;
     rep["error"] = waves_error;
-    out += "error: " + waves_error + "\n";
+    res.errors += "error: " + waves_error + "\n";
   }
   res.table = out;
   return res;

@@ -38,7 +38,8 @@ struct MsgBenchOptions {
 struct MsgBenchResult {
   nlohmann::json report;
   int exit_code = 0;
-  std::string table;  // printable summary
+  std::string table;   // printable summary (stdout)
+  std::string errors;  // why it failed and what each NIC was doing (stderr)
 };
 
 std::vector<std::uint32_t> default_msg_sizes();  // 4 B .. 1 MiB

@@ -106,7 +106,8 @@ int run() {
   if (fw::check_network_debug(o.debug))
     m.setup = [&o, &im](NicNetwork& net) { fw::attach_network_debugger(o.debug, nic_firmware(net, im)); };
   MsgBenchResult r = run_msg_bench(pv, im, m);
-  std::cout << r.table;
+  std::cout << r.table << std::flush;
+  std::cerr << r.errors;
   if (r.exit_code == 0 || r.report.contains("error")) rep.write_json(report, r.report, 2);
   if (r.exit_code != 0) rep.fail(r.exit_code);
   return fw::finish_network_debugger(rep.exit_code());

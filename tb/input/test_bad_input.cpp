@@ -203,6 +203,19 @@ TEST_CASE("msg --sizes 64M is refused up front with the host memory it needs", "
   refused("msg --sizes 65M", "--sizes: '65M' is outside 1 B..64 MiB");
 }
 
+TEST_CASE("msg and grim with an image that is not their firmware: the error alone on stderr, exit 3", "[input][firmware]") {
+  const std::string fbs = std::string(SANVP_BINARY_DIR) + "/firmware/fbs/fw_fbs.img";
+  for (const auto& [args, what] : {std::pair{"msg --sizes 4 --only pingpong --iterations 1 --image '" + fbs + "'", "no messaging firmware"},
+                                   std::pair{"grim --messages 2 --image '" + fbs + "'", "no GRIM firmware"}}) {
+    const Cmd c = run_sanvp(args);
+    INFO("sanvp " << args << "\nstdout: " << c.out << "\nstderr: " << c.err);
+    CHECK(c.rc == 3);
+    CHECK(c.err.rfind(std::string("error: n0.host: ") + what + " at 0x", 0) == 0);  // the host's text, not SystemC's wrapper
+    CHECK(c.err.find("E549") == std::string::npos);
+    CHECK(c.out.find("error") == std::string::npos);
+  }
+}
+
 TEST_CASE("a trace pattern that matches no signal warns naming it and the log level reaches every command", "[input][trace]") {
   const std::string common = "msg --sizes 4 --only pingpong --iterations 1 --report m.json --vcd m.vcd --trace 'n0*,nosuch'";
   const Cmd warned = run_sanvp(common);

@@ -18,7 +18,7 @@ static void scoreboard_case(int p) {
   o.iterations = 1;
   const fw::Image im = fw::Image::load(MSG_FW);
   const auto r = host::run_msg_bench(pv, im, o);
-  INFO(r.table);
+  INFO(r.table << r.errors);
   REQUIRE(r.exit_code == 0);
   const auto& sb = r.report["scoreboard"];
   CHECK(sb["corrupt"] == 0);
@@ -90,7 +90,7 @@ TEST_CASE("Host interrupts instead of polling: the host notices a completion one
   o.iterations = 2;
   const fw::Image im = fw::Image::load(MSG_FW);
   const auto r = host::run_msg_bench(pv, im, o);
-  INFO(r.table);
+  INFO(r.table << r.errors);
   REQUIRE(r.exit_code == 0);
   CHECK(r.report["scoreboard"]["corrupt"] == 0);
   // From the completion entry landing in host memory: the firmware sees its DMA complete and
