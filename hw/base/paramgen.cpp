@@ -27,6 +27,7 @@
 #include <cfloat>
 #include <cstdint>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -277,11 +278,15 @@ std::string check_cpp(const Param& p) {
       return fmt::format("    if (!({0} >= {1} && {0} <= {2}))\n"
                          "      throw UserError(fmt::format(\"{{}}{3} = {{}} is outside {4}\", where, {0}));\n",
                          p.field, real_bound(s.rlo), real_bound(s.rhi), key, s.range_text());
-    case sanvp::ParamType::Time:
-      if (s.range_text().empty()) return "";
-      return fmt::format("    if ({0} < {1}u || {0} > {2})\n"
-                         "      throw UserError(fmt::format(\"{{}}{3} = {{}} is outside {4}\", where, format_time({0})));\n",
-                         p.field, s.tlo, s.thi == sanvp::kNever ? "kNever" : fmt::format("{}u", s.thi), key, s.range_text());
+    case sanvp::ParamType::Time: {
+      // Only the bounds that can fail: Time is unsigned, so "< 0" would be a compiler warning.
+      std::vector<std::string> tests;
+      if (s.tlo > 0) tests.push_back(fmt::format("{} < {}u", p.field, s.tlo));
+      if (s.thi != sanvp::kNever) tests.push_back(fmt::format("{} > {}u", p.field, s.thi));
+      if (s.range_text().empty() || tests.empty()) return "";
+      return fmt::format("    if ({0})\n      throw UserError(fmt::format(\"{{}}{1} = {{}} is outside {2}\", where, format_time({3})));\n",
+                         fmt::join(tests, " || "), key, s.range_text(), p.field);
+    }
     case sanvp::ParamType::String:
       if (s.choices.empty()) return "";
       return fmt::format("    if (std::string(\"|{1}|\").find(\"|\" + {0} + \"|\") == std::string::npos)\n"

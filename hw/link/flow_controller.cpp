@@ -18,9 +18,9 @@ FlowControlConfig FlowControlConfig::from_params(ParamValues& pv, const std::str
   return c;
 }
 
-int FlowControlConfig::in_flight_after_stop(const LinkTiming& lt, Time fc) {
-  const Time rt = 2 * lt.ld + 2 * fc;
-  return static_cast<int>((rt + lt.cp - 1) / lt.cp) - 1;
+std::int64_t FlowControlConfig::in_flight_after_stop(const LinkTiming& lt, Time fc) {
+  const Time rt = 2 * lt.ld + 2 * fc;  // no wrap: ld and fc are at most kMaxTime (2^62 ps) / 4 by their ranges
+  return static_cast<std::int64_t>((rt + lt.cp - 1) / lt.cp) - 1;
 }
 
 void FlowControlConfig::validate(const LinkTiming& lt, Time sd, const std::string& where) const {
@@ -37,13 +37,13 @@ void FlowControlConfig::validate(const LinkTiming& lt, Time sd, const std::strin
   if (kg >= ks) fail(fmt::format("{}: kg={} >= ks={}: GO threshold must lie below STOP threshold (need 0 <= kg < ks <= bl)", at, kg, ks));
   if (kg < 0) fail(fmt::format("{}: kg={} is negative", at, kg));
   if (lt.cp == 0) fail(fmt::format("{}: link cp must be > 0", at));
-  const int n = in_flight_after_stop(lt, fc);
+  const std::int64_t n = in_flight_after_stop(lt, fc);
   if (ks + n > bl)
     fail(fmt::format(
         "{}: buffer would overflow: need ks + ceil((2*ld + 2*fc)/cp) - 1 <= bl, but {} + ceil((2*{} + 2*{})/{}) - 1 = {} > {}",
         at, ks, format_time(lt.ld), format_time(fc), format_time(lt.cp), ks + n, bl));
   const Time need = 2 * lt.ld + 2 * fc + sd;
-  const Time have = static_cast<Time>(kg + 1) * lt.cp;
+  const Time have = static_cast<Time>(kg + 1) * lt.cp;  // no wrap: kg < bl <= 2^20, cp <= 1 ms
   if (have < need)
     fail(fmt::format(
         "{}: receiver would starve after GO: need (kg+1)*cp >= 2*ld + 2*fc + sd, but ({}+1)*{} = {} < 2*{} + 2*{} + {} = {}",

@@ -35,7 +35,7 @@ struct FlowControlConfig : FlowControlParams {
   // the violated inequality with values.
   void validate(const LinkTiming& lt, Time sd, const std::string& where) const;
   // Flits that still arrive after STOP was sent, sender streaming: ceil((2ld+2fc)/cp) - 1.
-  static int in_flight_after_stop(const LinkTiming& lt, Time fc);
+  static std::int64_t in_flight_after_stop(const LinkTiming& lt, Time fc);
 };
 
 class FlowController : public sc_core::sc_module {
