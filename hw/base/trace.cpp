@@ -153,6 +153,8 @@ bool Tracer::enabled(const std::string& module_path) const {
 Tracer::Handle Tracer::declare(const std::string& module_path, const std::string& name, int width,
                                std::uint64_t initial) {
   if (!file_ || header_done_) return kOff;
+  if (width < 1 || width > 64)
+    throw std::logic_error(fmt::format("VCD: signal {}.{} declared {} bits wide (1..64)", module_path, name, width));
   pattern_used_.resize(patterns_.size(), false);
   bool on = patterns_.empty();
   for (std::size_t i = 0; i < patterns_.size(); ++i)
@@ -212,6 +214,11 @@ void Tracer::write_header() {
 }
 
 void Tracer::write_value(const Signal& s) {
+  // A value wider than its declaration would be cut by every viewer (an occupancy of 65536 in
+  // 16 bits reads 0): a model that outgrew its signal is an error, never a silently wrong row.
+  if (s.width < 64 && (s.value >> s.width) != 0)
+    throw SimError(fmt::format("VCD: signal {}.{} has value {} ({:#x}), which does not fit its declared width of {} bits",
+                               s.module, s.name, s.value, s.value, s.width));
   if (s.width == 1) {
     fmt::print(file_, "{}{}\n", s.value & 1, s.id);
   } else {

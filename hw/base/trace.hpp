@@ -27,7 +27,8 @@ class Tracer {
   bool open(const std::string& path);
   bool active() const { return file_ != nullptr; }
 
-  // Declares a signal; returns kOff when tracing is off or the module is not enabled.
+  // Declares a signal; returns kOff when tracing is off or the module is not enabled. Every
+  // value written must fit `width` bits (1..64), else the writer throws SimError.
   Handle declare(const std::string& module_path, const std::string& name, int width,
                  std::uint64_t initial = 0);
   bool enabled(const std::string& module_path) const;
@@ -94,5 +95,13 @@ class TraceSignal {
 };
 
 bool glob_match(const std::string& pattern, const std::string& text);
+
+// The width of a signal whose values lie in [0, max_value]: declare counts bounded by a parameter
+// (a buffer's bl, a switch's ports) with this, never a fixed width the parameter may outgrow.
+inline int bits_for(std::uint64_t max_value) {
+  int bits = 1;
+  while (bits < 64 && (max_value >> bits) != 0) ++bits;
+  return bits;
+}
 
 }  // namespace sanvp
