@@ -1,11 +1,12 @@
 // Waves (hw/base/trace.hpp, docs/waves.md): the writer refuses a value its signal cannot hold; a
 // count bounded by a parameter (an input buffer's occupancy, bounded by fc.bl) is declared wide
-// enough for the bound.
+// enough for the bound; a link's `stop` row shows STOP when the sender obeys it.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
+#include <limits>
 #include <string>
 
 #include "fabric_fixture.hpp"
@@ -93,5 +94,53 @@ TEST_CASE("waves: a large fc.bl declares the occupancy wide enough and occupanci
   CHECK(peak > 65535);
   CHECK(peak >= static_cast<unsigned long long>(tm.ks));  // it filled up to STOP
   CHECK(peak <= static_cast<unsigned long long>(tm.bl));
+  fs::remove_all(d);
+}
+
+TEST_CASE("waves: a link's stop row rises and falls ld + 2 fc after the buffer's stop_sent, and no flit leaves while it is 1", "[waves][stop]") {
+  ParamValues pv = test_params({"traffic.pattern=hotspot", "traffic.hotspot_fraction=1", "traffic.load=1", "sim.duration=100us"});
+  const Timing tm(pv);
+  const int ports = static_cast<int>(pv.integer("", "switch", "ports"));
+  const fs::path d = scratch_dir("sanvp-test", "stop-row");
+  RunOptions opt = checked_run_options();
+  opt.vcd = (d / "stop.vcd").string();
+  const RunResult res = run_simulation(pv, opt, default_scenario(pv));
+  REQUIRE(res.status == RunStatus::Completed);
+  const VcdSignals w = read_vcd(slurp(d / "stop.vcd"));
+  const long long lag = static_cast<long long>(tm.ld + 2 * tm.fc), cp = static_cast<long long>(tm.cp);
+  // The edges (value changes after the $dumpvars values) of a 1-bit row.
+  auto edges = [&w](const std::string& name) {
+    std::vector<VcdSignals::Change> out;
+    unsigned long long v = 0;
+    for (const auto& c : w.changes.at(name))
+      if (c.v != v) out.push_back(c), v = c.v;
+    return out;
+  };
+  int stops = 0;
+  for (int i = 0; i < ports; ++i) {
+    // Both directions of node i's link (node i is on sw0.p<i>): the sender's stop row, the
+    // receiving buffer's stop_sent, the sender's flit kinds.
+    const std::string ends[2][3] = {{fmt::format("n{}.out", i), fmt::format("sw0.p{}.in", i), fmt::format("n{}.out.kind", i)},
+                                    {fmt::format("sw0.p{}.out", i), fmt::format("n{}.in", i), fmt::format("sw0.p{}.out.kind", i)}};
+    for (const auto& e : ends) {
+      const auto row = edges(e[0] + ".stop"), sent = edges(e[1] + ".stop_sent");
+      INFO(e[0] << ".stop against " << e[1] << ".stop_sent");
+      REQUIRE(row.size() == sent.size());
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        CHECK(row[k].v == sent[k].v);
+        CHECK(row[k].t == sent[k].t + lag);
+      }
+      // STOP in force over [a, b): the last flit before it left by a - 1, so its kind is back
+      // to idle by a + cp - 1 and stays idle until b (a flit leaving in [a, b) would show).
+      for (std::size_t k = 0; k < row.size(); k += 2) {
+        ++stops;
+        const long long a = row[k].t, b = k + 1 < row.size() ? row[k + 1].t : std::numeric_limits<long long>::max();
+        CHECK(w.at(e[2], a + cp - 1) == 0);
+        for (const auto& c : w.changes.at(e[2]))
+          if (c.t >= a + cp - 1 && c.t < b) CHECK(c.v == 0);
+      }
+    }
+  }
+  CHECK(stops > 0);  // the hotspot does stop its sources
   fs::remove_all(d);
 }
