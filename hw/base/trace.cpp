@@ -164,6 +164,20 @@ Tracer::Handle Tracer::declare(const std::string& module_path, const std::string
   return static_cast<Handle>(signals_.size() - 1);
 }
 
+void Tracer::check_patterns() const {
+  if (!file_) return;
+  for (std::size_t i = 0; i < patterns_.size(); ++i)
+    if (i >= pattern_used_.size() || !pattern_used_[i])
+      throw UserError(fmt::format("--trace: pattern '{}' matches no traced signal (module paths look like sw0.p3.in, n1.out)",
+                                  patterns_[i]));
+}
+
+std::string Tracer::empty_window_warning(Time end) const {
+  if (!file_ || from_ < end) return {};
+  return fmt::format("--trace-window starts at {}, at or after the end of the run at {}: {} holds no values", format_time(from_),
+                     format_time(end), path_);
+}
+
 static std::string vcd_id(std::size_t n) {
   std::string id;
   do { id.push_back(static_cast<char>('!' + n % 94)); n /= 94; } while (n);

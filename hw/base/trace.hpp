@@ -32,6 +32,12 @@ class Tracer {
   Handle declare(const std::string& module_path, const std::string& name, int width,
                  std::uint64_t initial = 0);
   bool enabled(const std::string& module_path) const;
+  // After every signal is declared, before the run: a --trace pattern that matched none would
+  // leave its part of the VCD empty without a word, so it is a UserError naming the pattern.
+  void check_patterns() const;
+  // Before close(end): a warning (else "") when the window starts at or after `end`, so the VCD
+  // holds no values (the end of a run is known only once it has ended).
+  std::string empty_window_warning(Time end) const;
 
   // Records `value` on `h` at time `t` (t >= the current simulated time).
   void change(Handle h, Time t, std::uint64_t value) {
