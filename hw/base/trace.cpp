@@ -153,6 +153,8 @@ bool Tracer::enabled(const std::string& module_path) const {
 Tracer::Handle Tracer::declare(const std::string& module_path, const std::string& name, int width,
                                std::uint64_t initial) {
   if (!file_ || header_done_) return kOff;
+  if (width < 1 || width > 64)
+    throw std::logic_error(fmt::format("VCD: signal {}.{} declared {} bits wide (1..64)", module_path, name, width));
   pattern_used_.resize(patterns_.size(), false);
   bool on = patterns_.empty();
   for (std::size_t i = 0; i < patterns_.size(); ++i)
@@ -160,6 +162,20 @@ Tracer::Handle Tracer::declare(const std::string& module_path, const std::string
   if (!on) return kOff;
   signals_.push_back(Signal{module_path, name, width, initial, {}});
   return static_cast<Handle>(signals_.size() - 1);
+}
+
+void Tracer::check_patterns() const {
+  if (!file_) return;
+  for (std::size_t i = 0; i < patterns_.size(); ++i)
+    if (i >= pattern_used_.size() || !pattern_used_[i])
+      throw UserError(fmt::format("--trace: pattern '{}' matches no traced signal (module paths look like sw0.p3.in, n1.out)",
+                                  patterns_[i]));
+}
+
+std::string Tracer::empty_window_warning(Time end) const {
+  if (!file_ || from_ < end) return {};
+  return fmt::format("--trace-window starts at {}, at or after the end of the run at {}: {} holds no values", format_time(from_),
+                     format_time(end), path_);
 }
 
 static std::string vcd_id(std::size_t n) {
@@ -212,6 +228,11 @@ void Tracer::write_header() {
 }
 
 void Tracer::write_value(const Signal& s) {
+  // A value wider than its declaration would be cut by every viewer (an occupancy of 65536 in
+  // 16 bits reads 0): a model that outgrew its signal is an error, never a silently wrong row.
+  if (s.width < 64 && (s.value >> s.width) != 0)
+    throw SimError(fmt::format("VCD: signal {}.{} has value {} ({:#x}), which does not fit its declared width of {} bits",
+                               s.module, s.name, s.value, s.value, s.width));
   if (s.width == 1) {
     fmt::print(file_, "{}{}\n", s.value & 1, s.id);
   } else {

@@ -27,10 +27,17 @@ class Tracer {
   bool open(const std::string& path);
   bool active() const { return file_ != nullptr; }
 
-  // Declares a signal; returns kOff when tracing is off or the module is not enabled.
+  // Declares a signal; returns kOff when tracing is off or the module is not enabled. Every
+  // value written must fit `width` bits (1..64), else the writer throws SimError.
   Handle declare(const std::string& module_path, const std::string& name, int width,
                  std::uint64_t initial = 0);
   bool enabled(const std::string& module_path) const;
+  // After every signal is declared, before the run: a --trace pattern that matched none would
+  // leave its part of the VCD empty without a word, so it is a UserError naming the pattern.
+  void check_patterns() const;
+  // Before close(end): a warning (else "") when the window starts at or after `end`, so the VCD
+  // holds no values (the end of a run is known only once it has ended).
+  std::string empty_window_warning(Time end) const;
 
   // Records `value` on `h` at time `t` (t >= the current simulated time).
   void change(Handle h, Time t, std::uint64_t value) {
@@ -94,5 +101,13 @@ class TraceSignal {
 };
 
 bool glob_match(const std::string& pattern, const std::string& text);
+
+// The width of a signal whose values lie in [0, max_value]: declare counts bounded by a parameter
+// (a buffer's bl, a switch's ports) with this, never a fixed width the parameter may outgrow.
+inline int bits_for(std::uint64_t max_value) {
+  int bits = 1;
+  while (bits < 64 && (max_value >> bits) != 0) ++bits;
+  return bits;
+}
 
 }  // namespace sanvp

@@ -47,8 +47,10 @@ BulkChannel::BulkChannel(sc_core::sc_module_name nm, const BulkConfig& cfg, cons
     n.gen = std::make_unique<TrafficGen>(traffic, h, hosts, cfg_.slot(), seed, "bulk");
   }
   tr_slot_.declare(name(), "slot", 32);
-  tr_matched_.declare(name(), "matched", 8);
-  for (int h = 0; h < hosts; ++h) tr_grant_.emplace_back().declare(fmt::format("{}.sched", name()), fmt::format("gnt{}", h), 8);
+  // At most `hosts` matched; a grant is target + 1 <= hosts.
+  const int host_bits = bits_for(static_cast<std::uint64_t>(hosts));
+  tr_matched_.declare(name(), "matched", host_bits);
+  for (int h = 0; h < hosts; ++h) tr_grant_.emplace_back().declare(fmt::format("{}.sched", name()), fmt::format("gnt{}", h), host_bits);
   SC_HAS_PROCESS(BulkChannel);
   SC_THREAD(run);
 }

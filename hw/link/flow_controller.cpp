@@ -58,7 +58,7 @@ FlowController::FlowController(sc_core::sc_module_name name, const FlowControlCo
 }
 
 void FlowController::declare_traces() {
-  occ_sig_.declare(name(), "occupancy", 16);
+  occ_sig_.declare(name(), "occupancy", bits_for(static_cast<std::uint64_t>(cfg_.bl)));  // never above bl: an overflow throws
   stop_sig_.declare(name(), "stop_sent", 1);
 }
 

@@ -65,11 +65,15 @@ class alignas(64) LinkChannel {
   void set_faults(std::unique_ptr<LinkFaults> f) { faults_ = std::move(f); update_plain(); }
   LinkFaults* faults() const { return faults_.get(); }
   // Receiver's flow controller emits STOP/GO at `t`; `fc_total` is both flow controllers' delay.
+  // The sender obeys it ld + fc_total later, and the `stop` row shows it then: a row that rose
+  // at `t` (the receiver's stop_sent) would show flits leaving under STOP. Effective times keep
+  // the order of emission (one delay per channel), and the tracer queues future changes.
   void send_control(bool stop, Time t, Time fc_total) {
     ++controls_;
     if (control_observer_) control_observer_(stop, t);
-    stopgo_sig_.change(t, stop ? 1 : 0);
-    tx_->control(stop, t + timing_.ld + fc_total);
+    const Time effective = t + timing_.ld + fc_total;
+    stopgo_sig_.change(effective, stop ? 1 : 0);
+    tx_->control(stop, effective);
   }
 
   void declare_traces();

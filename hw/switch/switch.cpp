@@ -108,7 +108,8 @@ LinkPort Switch::link_port(int port) {
 void Switch::declare_traces() {
   for (auto& p : ports_) {
     p->input.in.declare_traces();
-    if (p->output.tx.channel()) p->output.owner.declare(std::string(p->name()) + ".out", "owner", 7);
+    if (p->output.tx.channel())  // input + 1 <= ports
+      p->output.owner.declare(std::string(p->name()) + ".out", "owner", bits_for(ports_.size()));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "firmware/msg/msg_proto.h"
+#include "hw/base/log.hpp"
 #include "hw/nic/memory_map.hpp"
 #include "hw/base/error.hpp"
 #include "hw/base/rng.hpp"
@@ -203,6 +204,7 @@ void MsgBench::start_waves() {
   if (!tr.open(opt_.vcd)) throw UserError(fmt::format("--vcd: cannot create '{}'", opt_.vcd));
   tr.set_now_fn(&now_ps);
   net_.declare_traces();
+  tr.check_patterns();
 }
 
 void MsgBench::start_firmware_debug() {
@@ -471,6 +473,8 @@ MsgBenchResult MsgBench::run() {
   const std::string fault = simulate();
   const Time end = now_ps();
   std::string waves_error;  // a wave file that cannot be finished (disk full, vcd2fst failed) must not cost the report
+  const std::string waves_warning = Tracer::global().empty_window_warning(end);
+  if (!waves_warning.empty()) log::warn("{}", waves_warning);
   try { if (Tracer::global().active()) Tracer::global().close(end); } catch (const IoError& e) { waves_error = e.what(); }
 
   MsgBenchResult res;

@@ -208,6 +208,7 @@ void open_waves(Network& net, RunAgents* agents, const RunOptions& opt, const Ru
   net.declare_traces();
   if (agents) agents->declare_traces();
   if (spec.declare_traces) spec.declare_traces();
+  tr.check_patterns();
 }
 
 // --timeline: watches the network (and the agents' NICs) from before the run.
@@ -604,6 +605,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   stats->finish(net.packets(), stopped);
   const Time end = statistics_end(*stats, agents, loop.status, stopped, L.duration);
   std::string waves_error;  // a wave file that cannot be finished (disk full, vcd2fst failed) must not cost the report
+  const std::string waves_warning = Tracer::global().empty_window_warning(end);
   try { Tracer::global().close(end); } catch (const IoError& e) { waves_error = e.what(); }
   finish_firmware_trace(opt);
   static const char* const kStatus[] = {"completed", "not-drained", "hung", "fault", "limit"};
@@ -649,6 +651,7 @@ RunResult run_simulation(ParamValues& pv, const RunOptions& opt, const RunSpec& 
   write_timeline(rep, timeline.get(), opt);
   if (opt.print_summary) print_summary(net, opt, rep.doc(), counts, L.duration, agents_summary, wall);
   report_outcome(rep, net, agents, loop, L, stopped, end, agents_state);
+  if (!waves_warning.empty()) rep.warning(waves_warning);
   if (agents && agents->errors()) rep.error("host applications received bad messages (results.apps in the report)");
   // A packet a link fault touched may arrive bad: that is the fault's effect, not a model error.
   if (counts.errors() || counts.dup)

@@ -132,9 +132,9 @@ TEST_CASE("Figure 1 in the waves: B blocked while A holds the link, STOP, GO, th
   const Time stop_sent = w.first("sw0.p1.in.stop_sent", 1, t1_fast);
   REQUIRE(stop_sent == t1_fast + static_cast<Time>(p.ld + p.ks * p.cp));
   REQUIRE(w.at("sw0.p1.in.occupancy", stop_sent) == static_cast<std::uint64_t>(p.ks));
-  REQUIRE(w.first("n1.out.stop", 1, t1_fast) == stop_sent);
   const Time held = w.first("n1.send.state", 2, t1_fast);
   REQUIRE(held == stop_sent + static_cast<Time>(p.ld + 2 * p.fc));
+  REQUIRE(w.first("n1.out.stop", 1, t1_fast) == held);  // the row shows STOP when n1 obeys it
   REQUIRE(held < a_tail_out);  // B is stopped while A still holds L
 
   // n1 stays stopped until A has released L: L goes to B (owner: input p1 + 1) when A's tail has
@@ -149,9 +149,9 @@ TEST_CASE("Figure 1 in the waves: B blocked while A holds the link, STOP, GO, th
   const Time go_sent = w.first("sw0.p1.in.stop_sent", 0, stop_sent);
   REQUIRE(go_sent == b_head_out + static_cast<Time>((p.ks + n_rt - p.kg - 1) * p.cp));
   REQUIRE(w.at("sw0.p1.in.occupancy", go_sent) == static_cast<std::uint64_t>(p.kg));
-  REQUIRE(w.first("n1.out.stop", 0, stop_sent) == go_sent);
   const Time resumed = w.first("n1.send.state", 1, held);
   REQUIRE(resumed == go_sent + static_cast<Time>(p.ld + 2 * p.fc));
+  REQUIRE(w.first("n1.out.stop", 0, held) == resumed);
   REQUIRE(w.at("n1.send.state", resumed - 1) == 2);  // held all the way from STOP to GO
 
   // The pause: SEND_BLOCKED counts from the held flit's due time (n1 sent ks + n_rt + 1 flits

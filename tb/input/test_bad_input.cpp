@@ -216,15 +216,35 @@ TEST_CASE("msg and grim with an image that is not their firmware: the error alon
   }
 }
 
-TEST_CASE("a trace pattern that matches no signal warns naming it and the log level reaches every command", "[input][trace]") {
-  const std::string common = "msg --sizes 4 --only pingpong --iterations 1 --report m.json --vcd m.vcd --trace 'n0*,nosuch'";
-  const Cmd warned = run_sanvp(common);
+TEST_CASE("a trace pattern that matches no signal is refused before the run, naming it", "[input][trace]") {
+  // Was a warning and exit 0 with a VCD that held nothing (for 'nosuch*' alone: no variables).
+  refused("msg --sizes 4 --only pingpong --iterations 1 --report m.json --vcd m.vcd --trace 'n0*,nosuch'",
+          "--trace: pattern 'nosuch' matches no traced signal");
+  refused("run --report r.json --vcd w.vcd --trace 'nosuch*'", "--trace: pattern 'nosuch*' matches no traced signal");
+  const Cmd c = run_sanvp("run --report r2.json --vcd w2.vcd --trace 'sw0.p1*,nosuch*,n1'");
+  CHECK(c.rc == 2);
+  CHECK(c.err.find("'nosuch*'") != std::string::npos);
+  CHECK(c.err.find("'n1'") == std::string::npos);  // only the pattern that matched nothing
+  for (const char* f : {"m.json", "m.vcd", "r.json", "w.vcd", "r2.json", "w2.vcd"}) CHECK_FALSE(fs::exists(scratch() / f));
+}
+
+TEST_CASE("a trace window after the end of the run warns naming it, and the log level reaches every command", "[input][trace]") {
+  // Was exit 0 and no word, for a VCD of a header alone (GTKWave: "VCD times range is equal to zero").
+  const Cmd r = run_sanvp("run --set sim.duration=20us --report r.json --vcd w.vcd --trace-window 2ms:3ms");
+  CHECK(r.rc == 0);
+  CHECK(r.err.find("warning: --trace-window starts at 2ms, at or after the end of the run at") != std::string::npos);
+  CHECK(r.err.find("w.vcd holds no values") != std::string::npos);
+  const Cmd inside = run_sanvp("run --set sim.duration=20us --report r2.json --vcd w2.vcd --trace-window 10us:3ms");
+  CHECK(inside.rc == 0);
+  CHECK(inside.err.find("--trace-window") == std::string::npos);
+  const std::string msg = "msg --sizes 4 --only pingpong --iterations 1 --report m.json --vcd m.vcd --trace-window 1s:2s";
+  const Cmd warned = run_sanvp(msg);
   CHECK(warned.rc == 0);
-  CHECK(warned.err.find("--trace: pattern 'nosuch' matches no traced module; nothing of it is in m.vcd") != std::string::npos);
-  CHECK(warned.err.find("'n0*'") == std::string::npos);
-  const Cmd quiet = run_sanvp("--log-level error " + common);  // was ignored by msg
+  CHECK(warned.err.find("--trace-window starts at 1000ms, at or after the end of the run") != std::string::npos);
+  CHECK(warned.err.find("m.vcd holds no values") != std::string::npos);
+  const Cmd quiet = run_sanvp("--log-level error " + msg);  // was ignored by msg
   CHECK(quiet.rc == 0);
-  CHECK(quiet.err.find("nosuch") == std::string::npos);
+  CHECK(quiet.err.find("--trace-window") == std::string::npos);
   refused("--log-level bogus clint --cycles 1000", "--log-level: unknown level 'bogus'");  // ran with the default
 }
 
