@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "hw/base/params.hpp"
+
 namespace sanvp {
 
 using CommandRun = std::function<int()>;
@@ -32,6 +34,16 @@ inline std::string check_seed(const std::string& v) {
 }
 inline CLI::Option* add_seed_option(CLI::App* app, std::uint64_t& seed, const std::string& help) {
   return app->add_option("--seed", seed, help)->check(check_seed);
+}
+
+// An integer option read as 64-bit by parse_int and range-checked there: CLI11 alone says only
+// "Could not convert" past 32 bits, wraps -1 in an unsigned option and reads "010" as octal.
+// The error names the option and [lo, hi]; `name` is one long name ("--nodes").
+template <typename T>
+CLI::Option* add_int_option(CLI::App* app, const std::string& name, T& var, std::int64_t lo, std::int64_t hi, const std::string& help) {
+  return app->add_option_function<std::string>(
+      name, [&var, name, lo, hi](const std::string& v) { var = static_cast<T>(parse_int(v, name, lo, hi)); }, help)
+      ->type_name("INT");
 }
 
 // --fw-trace N, --fw-trace-file, --fw-trace-filter for every command that runs NIC firmware.

@@ -111,6 +111,23 @@ TEST_CASE("integers are 64-bit and range-checked, never truncated or wrapped", "
   CHECK_THROWS_WITH(sanvp::parse_int(" 5", "x"), "x: ' 5' is not an integer");
 }
 
+TEST_CASE("integer options of grim, msg and btin are 64-bit and name their range", "[input][int]") {
+  // Each used to be "Could not convert" without a range (beyond 32 bits) or wrapped (-1).
+  refused("grim --nodes 2147483648", "--nodes: 2147483648 is outside 2..16");
+  refused("grim --mtu 4294967296", "--mtu: 4294967296 is outside 1..49152");
+  refused("grim --pool 4294967297", "--pool: 4294967297 is outside 1..128");
+  refused("grim --rto 4294967296", "--rto: 4294967296 is outside 1..10000000");
+  refused("grim --messages 4294967296", "--messages: 4294967296 is outside 1..1000000");
+  refused("grim --channels -1", "--channels: -1 is outside 1..4");
+  refused("grim --host-credits 4294967296", "--host-credits: 4294967296 is outside 0..128");
+  refused("grim --switches 0x100000000", "--switches: 0x100000000 is outside 1..64");
+  refused("msg --switches 4294967297", "--switches: 4294967297 is outside 1..64");
+  refused("msg --mtu 4294967296", "--mtu: 4294967296 is outside 1..49152");
+  refused("btin experiment --nodes 2147483648", "--nodes: 2147483648 is outside 2..1000000");
+  refused("btin flit --switches 99999999999999999999", "--switches: '99999999999999999999' is outside the 64-bit integer range");
+  refused("grim --nodes 3x", "--nodes: '3x' is not an integer");
+}
+
 TEST_CASE("a seed of -1 is refused by every command (one check)", "[input][seed]") {
   for (const std::string cmd : {"run", "msg", "clint", "sweep s.yaml --vary traffic.load=0.1", "btin experiment", "btin flit"})
     refused(cmd + " --seed -1", "--seed: must be a non-negative integer, got -1");
@@ -142,7 +159,7 @@ TEST_CASE("zero counts are refused, not taken as the default", "[input][counts]"
   refused("clint --cycles 0", "--cycles: '0' is not a whole number of cycles >= 1");
   refused("btin experiment --registers 0", "--registers: 0 must be at least 1");
   refused("btin flit --groups 0", "--groups: 0 must be at least 1");
-  refused("msg --iterations 0", "--iterations: 0 must be at least 1");
+  refused("msg --iterations 0", "--iterations: 0 is outside 1..1000000");
 }
 
 TEST_CASE("a run that measures no packet shows no latency instead of 0", "[input][clint]") {
