@@ -106,8 +106,20 @@ void start_debugger(Opts& o, const fw::Image& im) {
   };
 }
 
-int run() {
+// --senders and --channels are bounded by --nodes and --device-endpoints; both used to be cut to
+// fit without a word (--senders 3 of 2 nodes ran 2; --channels 4 with a device gave the host 3
+// under a header saying 4). The default --channels is cut to what the host keeps, and reported so.
+void check_workload_options(const CLI::App& c, const WorkloadOptions& w) {
+  if (w.senders > w.nodes) throw UserError(fmt::format("--senders: {} is outside 1..{} (the --nodes)", w.senders, w.nodes));
+  const std::uint32_t host = grim::kChannels - w.devices;  // each device endpoint owns one channel
+  if (c.count("--channels") && w.channels > host)
+    throw UserError(fmt::format("--channels: {} is outside 1..{} (each of the {} --device-endpoints owns one of the {} channels)", w.channels,
+                                host, w.devices, grim::kChannels));
+}
+
+int run(const CLI::App& c) {
   Opts& o = opts();
+  check_workload_options(c, o.run.work);
   ParamValues pv;
   apply_sets(pv, o.sets);
   parse_sizes(o.sizes, o.run.work);
@@ -115,6 +127,8 @@ int run() {
   if (!o.recv_start.empty()) o.run.work.recv_start = parse_time(o.recv_start, "--recv-start");
   if (!o.limit.empty()) o.run.limit = parse_time(o.limit, "--limit");
   if (!o.drain.empty()) o.run.drain = parse_time(o.drain, "--drain");
+  if (!o.drain.empty() && o.run.drain == 0)  // 0 stands for the default inside GrimRunOptions
+    throw UserError(fmt::format("--drain: '{}' must be above 0 (leave the option out for the default, 20 x --rto)", o.drain));
   check_config(o.run.grim);
   Report rep;
   const auto report = rep.output(o.report, "--report");
@@ -145,8 +159,9 @@ const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
   Opts& o = opts();
   WorkloadOptions& w = o.run.work;
   add_int_option(c, "--nodes", w.nodes, 2, grim::kMaxNodes, "hosts with NICs (2..16, default 2)");
-  c->add_option("--senders", w.senders, "nodes 0..N-1 send (default: all)");
-  add_int_option(c, "--channels", w.channels, 1, grim::kChannels, "logical channels used (1..4, default 2)");
+  add_int_option(c, "--senders", w.senders, 1, grim::kMaxNodes, "nodes 0..N-1 send (1..--nodes, default: all)");
+  add_int_option(c, "--channels", w.channels, 1, grim::kChannels,
+                 "logical channels the host uses (1..4 minus --device-endpoints, default 2 or as many as the host keeps)");
   add_int_option(c, "--messages", w.messages, 1, kMaxMessages, "messages per sending node (1..1000000, default 100)");
   c->add_option("--sizes", o.sizes, "message sizes MIN:MAX in bytes, uniform (default 1:8192)");
   c->add_option("--recv-delay", o.recv_delay, "host work per received message before re-posting its buffer (e.g. 20us)");
@@ -165,7 +180,7 @@ const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
                  "with --am: extra messages per sending endpoint naming a handler id nobody registered (counted errors, exit code 3)");
   add_int_option(c, "--switches", o.run.switches, 1, 64, "switches in the chain (1..64, default 1)");
   c->add_option("--limit", o.limit, "simulated-time limit for the workload (default 2s)");
-  c->add_option("--drain", o.drain, "quiet time before the leak check (default 20 x rto)");
+  c->add_option("--drain", o.drain, "quiet time before the leak check, above 0 (default 20 x rto)");
   add_protocol_options(c, o.run.grim);
   c->add_flag("--bench", o.bench, "measure ping-pong latency and streaming bandwidth between two hosts instead");
   c->add_option("--bench-sizes", o.bench_sizes, "message sizes of --bench (default 4,64,1K,4K,16K,64K,256K)");
@@ -179,7 +194,7 @@ const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
   c->add_flag("--fw-profile", o.run.fw_profile, "print a flat per-function firmware profile of each NIC");
   add_timeline_options(c, o.timeline, "grim");
   fw::add_network_debug_options(c, o.debug);
-  return [c, exp = experiment_subcommand(*c)]() { return exp.app->parsed() ? exp.run() : c->parsed() ? run() : -1; };
+  return [c, exp = experiment_subcommand(*c)]() { return exp.app->parsed() ? exp.run() : c->parsed() ? run(*c) : -1; };
 }};
 
 }  // namespace

@@ -128,6 +128,22 @@ TEST_CASE("integer options of grim, msg and btin are 64-bit and name their range
   refused("grim --nodes 3x", "--nodes: '3x' is not an integer");
 }
 
+TEST_CASE("grim: --senders, --channels and --drain outside what the run can do are refused, not cut to fit", "[input][grim]") {
+  // Each used to run "all nodes" / the default drain / fewer channels than the header said.
+  refused("grim --nodes 2 --senders 3", "--senders: 3 is outside 1..2 (the --nodes)");
+  refused("grim --senders -1", "--senders: -1 is outside 1..16");
+  refused("grim --senders 2147483647", "--senders: 2147483647 is outside 1..16");
+  refused("grim --drain 0", "--drain: '0' must be above 0 (leave the option out for the default, 20 x --rto)");
+  refused("grim --drain 0us", "--drain: '0us' must be above 0");
+  refused("grim --channels 4 --device-endpoints 1", "--channels: 4 is outside 1..3 (each of the 1 --device-endpoints owns one of the 4 channels)");
+  // The default, 2 channels, is what the host keeps beside 3 devices (1), and says so.
+  const Cmd c = run_sanvp("grim --device-endpoints 3 --messages 2 --sizes 1:64 --report g.json");
+  INFO(c.out << c.err);
+  CHECK(c.rc == 0);
+  CHECK(c.out.rfind("GRIM: 2 nodes, 1 channels, ", 0) == 0);
+  CHECK(slurp(scratch() / "g.json").find("\"channels\": 1,") != std::string::npos);
+}
+
 TEST_CASE("a seed of -1 is refused by every command (one check)", "[input][seed]") {
   for (const std::string cmd : {"run", "msg", "clint", "sweep s.yaml --vary traffic.load=0.1", "btin experiment", "btin flit"})
     refused(cmd + " --seed -1", "--seed: must be a non-negative integer, got -1");
