@@ -189,8 +189,7 @@ const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
   c->add_option("--set", o.sets, "parameter override key=value (repeatable; see sanvp params)");
   c->add_option("--report", o.report, "report file (default grim_report.json)");
   add_seed_option(c, w.seed, "random seed (default 1)");
-  c->add_option("--fw-trace", o.run.fw_trace_node, "instruction trace of node N's firmware (with --bench: node 0 or 1)");
-  c->add_option("--fw-trace-file", o.run.fw_trace_file, "write the instruction trace here (default stderr)");
+  add_fw_trace_node_options(c, o.run.fw_trace_node, o.run.fw_trace_file, "instruction trace of node N's firmware (with --bench: node 0 or 1)");
   c->add_flag("--fw-profile", o.run.fw_profile, "print a flat per-function firmware profile of each NIC");
   add_timeline_options(c, o.timeline, "grim");
   fw::add_network_debug_options(c, o.debug);

@@ -126,8 +126,7 @@ const CommandRegistrar reg{"msg", [](CLI::App& app) -> CommandRun {
   c->add_option("--trace-window", o.window, "time window FROM:TO of the waves");
   add_timeline_options(c, o.timeline, "msg");
   add_seed_option(c, o.seed, "random seed (default 1)");
-  c->add_option("--fw-trace", o.fw_trace_node, "instruction trace of node N's firmware (time, pc, symbol, disassembly, register writes)");
-  c->add_option("--fw-trace-file", o.fw_trace_file, "write the instruction trace here (default stderr)");
+  add_fw_trace_node_options(c, o.fw_trace_node, o.fw_trace_file);
   c->add_flag("--fw-profile", o.fw_profile, "print a flat per-function firmware profile of each NIC");
   fw::add_network_debug_options(c, o.debug);
   return [c]() { return c->parsed() ? run() : -1; };

@@ -144,6 +144,13 @@ TEST_CASE("grim: --senders, --channels and --drain outside what the run can do a
   CHECK(slurp(scratch() / "g.json").find("\"channels\": 1,") != std::string::npos);
 }
 
+TEST_CASE("every command that traces firmware refuses --fw-trace -1 (one check)", "[input][fw-trace]") {
+  // grim and msg took -1 as "no trace" and exited 0; run refused it.
+  for (const std::string cmd : {"run", "grim", "msg", "fbs run", "tdma run", "tdma sync"})
+    refused(cmd + " --fw-trace -1", "--fw-trace: -1 is outside 0..1048576");
+  refused("grim --fw-trace 4294967296", "--fw-trace: 4294967296 is outside 0..1048576");
+}
+
 TEST_CASE("a seed of -1 is refused by every command (one check)", "[input][seed]") {
   for (const std::string cmd : {"run", "msg", "clint", "sweep s.yaml --vary traffic.load=0.1", "btin experiment", "btin flit"})
     refused(cmd + " --seed -1", "--seed: must be a non-negative integer, got -1");
