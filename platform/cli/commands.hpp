@@ -47,18 +47,19 @@ CLI::Option* add_int_option(CLI::App* app, const std::string& name, T& var, std:
 }
 
 // --fw-trace N and --fw-trace-file for every command that runs NIC firmware: one range check
-// (grim and msg used to take -1 as "no trace", exit 0).
+// (grim and msg used to take -1 as "no trace", exit 0). The file and the filter need --fw-trace:
+// alone they did nothing, without a word.
 inline CLI::Option* add_fw_trace_node_options(
     CLI::App* app, int& node, std::string& file,
     const std::string& help = "instruction trace of node N's firmware (time, pc, symbol, disassembly, register writes)") {
   CLI::Option* n = add_int_option(app, "--fw-trace", node, 0, 1 << 20, help);
-  app->add_option("--fw-trace-file", file, "write the instruction trace here (default stderr)");
+  app->add_option("--fw-trace-file", file, "write the instruction trace here (default stderr)")->needs(n);
   return n;
 }
 // ... and --fw-trace-filter, for the commands that can filter the trace.
 inline void add_fw_trace_options(CLI::App* app, int& node, std::string& file, std::string& filter) {
-  add_fw_trace_node_options(app, node, file);
-  app->add_option("--fw-trace-filter", filter, "trace only these functions or pc ranges, e.g. 'main,0x100-0x200'");
+  CLI::Option* n = add_fw_trace_node_options(app, node, file);
+  app->add_option("--fw-trace-filter", filter, "trace only these functions or pc ranges, e.g. 'main,0x100-0x200'")->needs(n);
 }
 
 struct CommandRegistrar {

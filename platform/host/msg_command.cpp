@@ -76,6 +76,8 @@ int run() {
     const TimeWindow w = parse_time_window(o.window, "--trace-window");
     m.trace_from = m.timeline_from = w.from;
     m.trace_to = m.timeline_to = w.to;
+    // The window of the waves and the timeline: alone it did nothing.
+    if (o.vcd.empty() && o.timeline.file.empty()) throw UserError("--trace-window requires --vcd or --timeline");
   }
   if (!o.timeline.window.empty()) {
     const TimeWindow w = parse_time_window(o.timeline.window, "--timeline-window");
@@ -121,8 +123,8 @@ const CommandRegistrar reg{"msg", [](CLI::App& app) -> CommandRun {
   c->add_option("--image", o.image, "firmware image (default: the built messaging firmware)");
   c->add_option("--set", o.sets, "parameter override key=value (repeatable; see sanvp params)");
   c->add_option("--report", o.report, "report file (default msg_report.json)");
-  c->add_option("--vcd", o.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
-  c->add_option("--trace", o.trace, "modules to trace, e.g. 'n0*,sw0*'");
+  auto* vcd = c->add_option("--vcd", o.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
+  c->add_option("--trace", o.trace, "modules to trace, e.g. 'n0*,sw0*'")->needs(vcd);  // alone it did nothing
   c->add_option("--trace-window", o.window, "time window FROM:TO of the waves");
   add_timeline_options(c, o.timeline, "msg");
   add_seed_option(c, o.seed, "random seed (default 1)");

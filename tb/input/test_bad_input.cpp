@@ -151,6 +151,27 @@ TEST_CASE("every command that traces firmware refuses --fw-trace -1 (one check)"
   refused("grim --fw-trace 4294967296", "--fw-trace: 4294967296 is outside 0..1048576");
 }
 
+TEST_CASE("an option that does nothing without its parent option is refused", "[input][needs]") {
+  // Each used to be accepted and ignored.
+  for (const std::string cmd : {"run", "grim", "msg", "fbs run"}) refused(cmd + " --fw-trace-file t.txt", "--fw-trace-file requires --fw-trace");
+  refused("run --fw-trace-filter main", "--fw-trace-filter requires --fw-trace");
+  for (const std::string cmd : {"run", "grim", "msg"}) {
+    refused(cmd + " --timeline-window 1us:2us", "--timeline-window requires --timeline");
+    refused(cmd + " --timeline-fw", "--timeline-fw requires --timeline");
+  }
+  refused("run --trace 'sw0*'", "--trace requires --vcd (or the scenario's tracing.vcd)");
+  refused("msg --trace 'n0*'", "--trace requires --vcd");
+  refused("fbs run --trace 'n0*'", "--trace requires --vcd");
+  refused("run --trace-window 1us:2us", "--trace-window requires --vcd or --timeline");
+  refused("msg --trace-window 1us:2us", "--trace-window requires --vcd or --timeline");
+  // The scenario's tracing.vcd is waves for --trace to shape.
+  put("waves.yaml", kScenario + "tracing: {vcd: w.vcd}\n");
+  const Cmd c = run_sanvp("run waves.yaml --trace 'sw0*' --report w.json");
+  INFO(c.err);
+  CHECK(c.rc == 0);
+  CHECK(slurp(scratch() / "w.vcd").find("$enddefinitions") != std::string::npos);
+}
+
 TEST_CASE("a seed of -1 is refused by every command (one check)", "[input][seed]") {
   for (const std::string cmd : {"run", "msg", "clint", "sweep s.yaml --vary traffic.load=0.1", "btin experiment", "btin flit"})
     refused(cmd + " --seed -1", "--seed: must be a non-negative integer, got -1");
