@@ -213,6 +213,18 @@ TEST_CASE("a run that measures no packet shows no latency instead of 0", "[input
   CHECK(c.err.find("completed no packet after the warm-up") != std::string::npos);
 }
 
+TEST_CASE("clint: --arch, --loads or --bursty given with a preset replace the preset's", "[input][clint]") {
+  // --preset fig8 --arch B1 used to run all of B1-B4 without a word.
+  const Cmd c = run_sanvp("clint --preset fig8 --arch B1 --loads 0.5 --cycles 1000");
+  INFO(c.out << c.err);
+  CHECK(c.rc == 0);
+  CHECK(c.out.find("\nB1    0.50 smooth ") != std::string::npos);
+  CHECK(c.out.find("\nB1    0.50 bursty ") != std::string::npos);  // fig8's --bursty both
+  CHECK(c.out.find("\nB2 ") == std::string::npos);
+  CHECK(c.out.find("0.10 smooth") == std::string::npos);
+  CHECK(c.out.find("1000 cycles x 2 points") != std::string::npos);
+}
+
 TEST_CASE("a duplicate YAML key is an error naming both lines", "[input][yaml]") {
   put("dup.yaml", "seed: 1\n" + kScenario + "seed: 2\n");
   refused("run dup.yaml", "dup.yaml:6:1: seed: duplicate key (first given at line 1)");
