@@ -189,6 +189,23 @@ TEST_CASE("nan and infinity are refused in every real", "[input][real]") {
   CHECK_THROWS_WITH(sanvp::parse_real("1e999", "x"), Catch::Contains("outside the range"));
 }
 
+TEST_CASE("sweep: a point refused as bad input keeps its exit code 2, and so does the sweep", "[input][sweep]") {
+  // Point 0's run refuses fc.bl=10 and writes no report: it was merged as -1 "no result", exit 3.
+  put("s.yaml", kScenario);
+  const Cmd c = run_sanvp("sweep s.yaml --vary fc.bl=10,64 -o swbad -j 1");
+  INFO(c.out << c.err);
+  CHECK(c.rc == 2);
+  const std::string csv = slurp(scratch() / "swbad/sweep.csv");
+  CHECK(csv.find("\n0,10,2,no-report,") != std::string::npos);
+  CHECK(csv.find("\n1,64,0,completed,") != std::string::npos);
+  CHECK(c.out.find("sweep: 2 points, 1 ok, 1 failed (") == 0);
+  CHECK(slurp(scratch() / "swbad/point-000.log").find("error: sw0.p0.in: ks=53 > bl=10") != std::string::npos);
+  // It is done: --resume runs neither point again.
+  const Cmd r = run_sanvp("sweep s.yaml --vary fc.bl=10,64 -o swbad -j 1 --resume");
+  CHECK(r.rc == 2);
+  CHECK(r.err.find("(0 to run)") != std::string::npos);
+}
+
 TEST_CASE("tiny clocks and loads are refused with the usable range", "[input][real]") {
   const std::string img = MSG_FW;
   // The declared range of nic.core.clock starts at 1 Hz.
