@@ -82,11 +82,12 @@ int experiment_command(const Options& o, const sanvp::barrier::LatencyParams& la
   return rep.exit_code();
 }
 
-// The random irregular network of `experiment` and `flit` (paper Section 5).
+// The random irregular network of `experiment` and `flit` (paper Section 5), in the ranges of
+// its generator (topo gen irregular); a group has at least 2 nodes.
 void add_network_options(CLI::App* app, int& nodes, int& switches, int& ports, double& f) {
-  app->add_option("--nodes", nodes, "nodes p")->capture_default_str();
-  app->add_option("--switches", switches, "switches q")->capture_default_str();
-  app->add_option("--ports", ports, "ports per switch k")->capture_default_str();
+  sanvp::add_int_option(app, "--nodes", nodes, 2, 1000000, fmt::format("nodes p (2..1000000, default {})", nodes));
+  sanvp::add_int_option(app, "--switches", switches, 1, 10000, fmt::format("switches q (1..10000, default {})", switches));
+  sanvp::add_int_option(app, "--ports", ports, 2, 64, fmt::format("ports per switch k (2..64, default {})", ports));
   app->add_option("--f", f, "connectivity f")->capture_default_str();
 }
 

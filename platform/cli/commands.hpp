@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "hw/base/params.hpp"
+
 namespace sanvp {
 
 using CommandRun = std::function<int()>;
@@ -34,12 +36,30 @@ inline CLI::Option* add_seed_option(CLI::App* app, std::uint64_t& seed, const st
   return app->add_option("--seed", seed, help)->check(check_seed);
 }
 
-// --fw-trace N, --fw-trace-file, --fw-trace-filter for every command that runs NIC firmware.
+// An integer option read as 64-bit by parse_int and range-checked there: CLI11 alone says only
+// "Could not convert" past 32 bits, wraps -1 in an unsigned option and reads "010" as octal.
+// The error names the option and [lo, hi]; `name` is one long name ("--nodes").
+template <typename T>
+CLI::Option* add_int_option(CLI::App* app, const std::string& name, T& var, std::int64_t lo, std::int64_t hi, const std::string& help) {
+  return app->add_option_function<std::string>(
+      name, [&var, name, lo, hi](const std::string& v) { var = static_cast<T>(parse_int(v, name, lo, hi)); }, help)
+      ->type_name("INT");
+}
+
+// --fw-trace N and --fw-trace-file for every command that runs NIC firmware: one range check
+// (grim and msg used to take -1 as "no trace", exit 0). The file and the filter need --fw-trace:
+// alone they did nothing, without a word.
+inline CLI::Option* add_fw_trace_node_options(
+    CLI::App* app, int& node, std::string& file,
+    const std::string& help = "instruction trace of node N's firmware (time, pc, symbol, disassembly, register writes)") {
+  CLI::Option* n = add_int_option(app, "--fw-trace", node, 0, 1 << 20, help);
+  app->add_option("--fw-trace-file", file, "write the instruction trace here (default stderr)")->needs(n);
+  return n;
+}
+// ... and --fw-trace-filter, for the commands that can filter the trace.
 inline void add_fw_trace_options(CLI::App* app, int& node, std::string& file, std::string& filter) {
-  app->add_option("--fw-trace", node, "instruction trace of node N's firmware (time, pc, symbol, disassembly, register writes)")
-      ->check(CLI::Range(0, 1 << 20));
-  app->add_option("--fw-trace-file", file, "write the instruction trace here (default stderr)");
-  app->add_option("--fw-trace-filter", filter, "trace only these functions or pc ranges, e.g. 'main,0x100-0x200'");
+  CLI::Option* n = add_fw_trace_node_options(app, node, file);
+  app->add_option("--fw-trace-filter", filter, "trace only these functions or pc ranges, e.g. 'main,0x100-0x200'")->needs(n);
 }
 
 struct CommandRegistrar {

@@ -107,6 +107,14 @@ struct RunCommand {
     app->add_flag("--check", opt.check, "check work conservation of every link while running (platform/sim/fabric_monitor.hpp); a violation stops the run (exit 3)");
   }
 
+  // --trace selects the waves' modules and --trace-window their window (and the timeline's by
+  // default): without waves (--vcd or the scenario's tracing.vcd) they did nothing, without a word.
+  void check_trace_options() const {
+    if (opt.vcd.empty() && app->count("--trace")) throw UserError("--trace requires --vcd (or the scenario's tracing.vcd)");
+    if (opt.vcd.empty() && opt.timeline.file.empty() && app->count("--trace-window"))
+      throw UserError("--trace-window requires --vcd or --timeline (or the scenario's tracing.vcd)");
+  }
+
   int run() {
     // Output paths first: a bad one is an error before the run, not after it.
     if (!opt.report.empty()) check_output_path(opt.report, "--report");
@@ -125,11 +133,13 @@ struct RunCommand {
       if (opt.vcd.empty() && !sc.vcd.empty()) check_output_path(opt.vcd = sc.vcd, "tracing.vcd");
       if (opt.trace.empty()) opt.trace = sc.trace;
       parse_window(window.empty() ? sc.trace_window : window, opt);
+      check_trace_options();
       RunSpec spec = scenario_run_spec(sc);
       return run_simulation(pv, opt, spec).exit_code;
     }
     apply_sets(pv, sets);
     parse_window(window, opt);
+    check_trace_options();
     RunSpec spec = default_scenario(pv);
     return run_simulation(pv, opt, spec).exit_code;
   }

@@ -29,6 +29,7 @@ struct Options {
   std::vector<std::string> sets;
   std::uint64_t seed = 1;
   std::string cycles;  // empty: clint.cycles
+  bool arch_given = false, loads_given = false, bursty_given = false;
 };
 
 // One offered load of --loads: a finite fraction in [kMinLoad, 1].
@@ -47,13 +48,18 @@ std::string parse_cycles(const std::string& text) {
   return fmt::format("{:.0f}", c);
 }
 
-// Scenario presets: the paper's figures.
+// Scenario presets: the paper's figures. An --arch, --loads or --bursty given with a preset
+// replaces the preset's (e.g. one curve of a figure); it used to be silently overwritten.
 void apply_preset(Options& o) {
   if (o.preset.empty()) return;
-  if (o.preset == "fig8") { o.arch = "B1,B2,B3,B4"; o.loads = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9"; o.bursty = "both"; }
-  else if (o.preset == "fig9") { o.arch = "Q1,Q2"; o.loads = "0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4"; o.bursty = "both"; }
-  else if (o.preset == "table2") { o.arch = "B4,Q2"; o.loads = "0.1,0.3,0.5,0.7,0.9"; o.bursty = "both"; }
+  std::string arch, loads, bursty = "both";
+  if (o.preset == "fig8") { arch = "B1,B2,B3,B4"; loads = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9"; }
+  else if (o.preset == "fig9") { arch = "Q1,Q2"; loads = "0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4"; }
+  else if (o.preset == "table2") { arch = "B4,Q2"; loads = "0.1,0.3,0.5,0.7,0.9"; }
   else throw UserError(fmt::format("--preset: unknown preset '{}' (fig8, fig9, table2)", o.preset));
+  if (!o.arch_given) o.arch = arch;
+  if (!o.loads_given) o.loads = loads;
+  if (!o.bursty_given) o.bursty = bursty;
 }
 
 std::vector<bool> burst_modes(const std::string& bursty) {
@@ -105,13 +111,19 @@ const sanvp::CommandRegistrar reg{"clint", [](CLI::App& app) -> sanvp::CommandRu
   c->add_option("--arch", opt->arch, "architectures, comma-separated: B1,B2,B3,B4,Q1,Q2")->capture_default_str();
   c->add_option("--loads", opt->loads, "offered loads, comma-separated fractions of link bandwidth")->capture_default_str();
   c->add_option("--bursty", opt->bursty, "no, yes or both")->capture_default_str();
-  c->add_option("--preset", opt->preset, "paper scenario: fig8, fig9 or table2 (sets --arch, --loads, --bursty)");
+  c->add_option("--preset", opt->preset, "paper scenario: fig8, fig9 or table2 (sets --arch, --loads, --bursty; any of them given "
+                                         "replaces the preset's, e.g. --preset fig8 --arch B1 runs fig8's loads on B1 only)");
   c->add_option("--cycles", opt->cycles, "run length in 4 ns cycles, e.g. 1e6 (default clint.cycles = 1e7)");
   sanvp::add_seed_option(c, opt->seed, "random seed")->capture_default_str();
   c->add_option("--set", opt->sets, "override a parameter: key=value (see 'sanvp params', scopes clint*)");
   c->add_option("--json", opt->json, "write all results as JSON");
   c->add_option("--vcd", opt->vcd, "write waves of the scheduled bulk channel (slot, matching, grants) to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
-  return [opt] { return run(*opt); };
+  return [opt, c] {
+    opt->arch_given = c->count("--arch") > 0;
+    opt->loads_given = c->count("--loads") > 0;
+    opt->bursty_given = c->count("--bursty") > 0;
+    return run(*opt);
+  };
 }};
 
 }  // namespace

@@ -53,10 +53,10 @@ Subcommand run_subcommand(CLI::App& fbs) {
   sub->add_option("--set", o->sets, "override a parameter key=value (fbs.*, nic.osc.*, nN.osc.ppm, link.*, switch.*, fc.*; see sanvp params)");
   sub->add_option("--image", o->image, "firmware image (default builtin:fbs)");
   sub->add_option("--report", o->opt.report, "report file")->capture_default_str();
-  sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
+  auto* vcd = sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
   sub->add_option("--probes", o->opt.probes, "write the probe timeline (slot boundaries, pauses) to this file: CSV if it ends in .csv, else JSON");
   add_timeline_options(sub, o->opt.timeline, "fbs run");
-  sub->add_option("--trace", o->opt.trace, "comma-separated module patterns to trace, e.g. 'n0*,sw0*'");
+  sub->add_option("--trace", o->opt.trace, "comma-separated module patterns to trace, e.g. 'n0*,sw0*'")->needs(vcd);  // alone it did nothing
   add_fw_trace_options(sub, o->opt.fw_trace_node, o->opt.fw_trace_file, o->opt.fw_trace_filter);
   fw::add_network_debug_options(sub, o->debug);
   add_seed_option(sub, o->opt.seed, "random seed (clock errors and start offsets)")->capture_default_str();

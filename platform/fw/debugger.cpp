@@ -25,6 +25,9 @@ std::string trim(const std::string& s) {
   return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
 }
 
+// The largest count of stepi/step/next.
+constexpr std::int64_t kMaxSteps = 1000000000;
+
 std::uint32_t parse_value(const std::string& text, const std::string& what) {
   // Negative values are two's complement words, as in GDB.
   const std::int64_t v = parse_int(trim(text), what, -0x80000000ll, 0xFFFFFFFFll);
@@ -41,15 +44,17 @@ std::string Debugger::node_tag() const { return network_ && cur_ ? fmt::format("
 std::string Debugger::prompt() const { return network_ && cur_ ? fmt::format("(sanvp-dbg n{}) ", cur_->node()) : "(sanvp-dbg) "; }
 
 void Debugger::stopped(DebugEngine& e, const StopEvent& ev) {
+  std::string note;
+  if (repeat_step(e, ev, note)) return;
   cur_ = &e;
   if (ev.reason == StopReason::kExited) {  // nothing left to inspect on this core: no prompt
-    out_ << fmt::format("{}{}, t={}, {} instructions\n", node_tag(), ev.text, format_time(ev.time), ev.instret);
+    out_ << fmt::format("{}{}{}, t={}, {} instructions\n", node_tag(), ev.text, note, format_time(ev.time), ev.instret);
     return;
   }
-  if (ev.reason == StopReason::kFault) out_ << fmt::format("{}stopped: firmware fault\n{}", node_tag(), ev.text);
+  if (ev.reason == StopReason::kFault) out_ << fmt::format("{}stopped: firmware fault{}\n{}", node_tag(), note, ev.text);
   else
-    out_ << fmt::format("{}stopped: {}\n  at {}, t={}, {} instructions\n", node_tag(), ev.text, e.describe(ev.pc), format_time(ev.time),
-                        ev.instret);
+    out_ << fmt::format("{}stopped: {}{}\n  at {}, t={}, {} instructions\n", node_tag(), ev.text, note, e.describe(ev.pc),
+                        format_time(ev.time), ev.instret);
   std::string line;
   while (true) {
     out_ << prompt() << std::flush;
@@ -86,6 +91,37 @@ bool Debugger::resume(Mode m, std::uint32_t target) {
   return true;
 }
 
+// stepi/step/next N: N steps (1 without a count), shown as one stop, as in GDB.
+bool Debugger::resume_steps(Mode m, const std::string& cmd, const std::string& count) {
+  const std::int64_t n = count.empty() ? 1 : parse_int(count, cmd, 1, kMaxSteps);
+  resume(m);
+  steps_asked_ = static_cast<std::uint64_t>(n);
+  steps_done_ = 0;
+  step_mode_ = m;
+  step_engine_ = cur_;
+  return true;
+}
+
+// Takes the next step of a count without showing a stop. The last step's stop, or one that ends
+// the count early (a breakpoint, a watchpoint, the end, another node), is shown with `note`:
+// how many of the steps were taken.
+bool Debugger::repeat_step(DebugEngine& e, const StopEvent& ev, std::string& note) {
+  if (steps_asked_ <= 1) {
+    steps_asked_ = 0;
+    return false;
+  }
+  const bool step = &e == step_engine_ && ev.reason == StopReason::kStep;
+  if (step) ++steps_done_;
+  if (step && steps_done_ < steps_asked_ && !e.has_ended()) {
+    e.resume(step_mode_, 0);
+    return true;
+  }
+  note = step && steps_done_ == steps_asked_ ? fmt::format(" (step {} of {})", steps_done_, steps_asked_)
+                                              : fmt::format(" (after {} of {} steps)", steps_done_, steps_asked_);
+  steps_asked_ = 0;
+  return false;
+}
+
 bool Debugger::command(const std::string& line) {
   std::istringstream ss(line);
   std::string cmd, rest;
@@ -93,12 +129,17 @@ bool Debugger::command(const std::string& line) {
   std::getline(ss, rest);
   rest = trim(rest);
   if (cmd.empty() || cmd[0] == '#') return false;
-  if (cmd == "c" || cmd == "continue") return resume(Mode::kContinue);
-  if (cmd == "si" || cmd == "stepi") return resume(Mode::kStepInsn);
-  if (cmd == "s" || cmd == "step") return resume(Mode::kStep);
-  if (cmd == "n" || cmd == "next") return resume(Mode::kNext);
-  if (cmd == "finish") return resume(Mode::kFinish);
+  if (cmd == "si" || cmd == "stepi") return resume_steps(Mode::kStepInsn, cmd, rest);
+  if (cmd == "s" || cmd == "step") return resume_steps(Mode::kStep, cmd, rest);
+  if (cmd == "n" || cmd == "next") return resume_steps(Mode::kNext, cmd, rest);
   if (cmd == "u" || cmd == "until" || cmd == "advance") return cmd_run_to(cmd, rest);
+  // These take no argument; one used to be dropped without a word ("continue 5").
+  static const char* const kBare[] = {"c", "continue", "finish", "detach", "quit", "q", "bt", "backtrace", "where", "disassemble", "disas",
+                                      "list", "l", "history"};
+  if (!rest.empty() && std::find(std::begin(kBare), std::end(kBare), cmd) != std::end(kBare))
+    throw UserError(fmt::format("{}: takes no argument (got '{}')", cmd, rest));
+  if (cmd == "c" || cmd == "continue") return resume(Mode::kContinue);
+  if (cmd == "finish") return resume(Mode::kFinish);
   if (cmd == "detach" || cmd == "quit" || cmd == "q") {
     session_.detach_all();
     return true;

@@ -26,6 +26,8 @@ class Debugger : public DebugFrontEnd {
  private:
   bool command(const std::string& line);  // true when the command resumes execution
   bool resume(DebugEngine::Mode m, std::uint32_t target = 0);
+  bool resume_steps(DebugEngine::Mode m, const std::string& cmd, const std::string& count);
+  bool repeat_step(DebugEngine& engine, const StopEvent& ev, std::string& note);
   bool cmd_run_to(const std::string& cmd, const std::string& arg);
   void cmd_break(const std::string& arg, bool temporary);
   void cmd_watch(const std::string& arg, WatchKind kind);
@@ -50,6 +52,9 @@ class Debugger : public DebugFrontEnd {
   DebugEngine* cur_ = nullptr;  // the inspected engine
   std::vector<std::string> history_;
   std::string last_;  // repeated by an empty line
+  std::uint64_t steps_asked_ = 0, steps_done_ = 0;  // of a stepi/step/next N (0: none running)
+  DebugEngine::Mode step_mode_ = DebugEngine::Mode::kStepInsn;
+  DebugEngine* step_engine_ = nullptr;
 };
 
 }  // namespace sanvp::fw

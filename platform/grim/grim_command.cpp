@@ -35,6 +35,9 @@ struct Opts {
   fw::NetworkDebugOptions debug;
 };
 
+// Messages per sending endpoint: the plan holds every one of them up front.
+constexpr std::int64_t kMaxMessages = 1000000;
+
 Opts& opts() {
   static Opts o;
   return o;
@@ -56,7 +59,6 @@ int run_bench(ParamValues& pv, const fw::Image& im, Report& rep, const Report::O
   b.seed = opts().run.work.seed;
   b.fw_profile = opts().run.fw_profile;
   b.iterations = opts().iterations;
-  if (b.iterations < 1) throw UserError(fmt::format("--iterations: {} is not a positive count", b.iterations));
   b.fw_trace_node = opts().run.fw_trace_node;
   b.fw_trace_file = opts().run.fw_trace_file;
   for (std::size_t pos = 0; pos < opts().bench_sizes.size();) {
@@ -104,8 +106,20 @@ void start_debugger(Opts& o, const fw::Image& im) {
   };
 }
 
-int run() {
+// --senders and --channels are bounded by --nodes and --device-endpoints; both used to be cut to
+// fit without a word (--senders 3 of 2 nodes ran 2; --channels 4 with a device gave the host 3
+// under a header saying 4). The default --channels is cut to what the host keeps, and reported so.
+void check_workload_options(const CLI::App& c, const WorkloadOptions& w) {
+  if (w.senders > w.nodes) throw UserError(fmt::format("--senders: {} is outside 1..{} (the --nodes)", w.senders, w.nodes));
+  const std::uint32_t host = grim::kChannels - w.devices;  // each device endpoint owns one channel
+  if (c.count("--channels") && w.channels > host)
+    throw UserError(fmt::format("--channels: {} is outside 1..{} (each of the {} --device-endpoints owns one of the {} channels)", w.channels,
+                                host, w.devices, grim::kChannels));
+}
+
+int run(const CLI::App& c) {
   Opts& o = opts();
+  check_workload_options(c, o.run.work);
   ParamValues pv;
   apply_sets(pv, o.sets);
   parse_sizes(o.sizes, o.run.work);
@@ -113,7 +127,8 @@ int run() {
   if (!o.recv_start.empty()) o.run.work.recv_start = parse_time(o.recv_start, "--recv-start");
   if (!o.limit.empty()) o.run.limit = parse_time(o.limit, "--limit");
   if (!o.drain.empty()) o.run.drain = parse_time(o.drain, "--drain");
-  if (o.run.switches < 1 || o.run.switches > 64) throw UserError(fmt::format("--switches: {} is outside 1..64", o.run.switches));
+  if (!o.drain.empty() && o.run.drain == 0)  // 0 stands for the default inside GrimRunOptions
+    throw UserError(fmt::format("--drain: '{}' must be above 0 (leave the option out for the default, 20 x --rto)", o.drain));
   check_config(o.run.grim);
   Report rep;
   const auto report = rep.output(o.report, "--report");
@@ -131,54 +146,55 @@ int run() {
 }
 
 void add_protocol_options(CLI::App* c, GrimConfig& g) {
-  c->add_option("--mtu", g.mtu, "fragment payload bytes (default 4096; GRIM used 48K = 49152)");
-  c->add_option("--rto", g.rto_us, "retransmission timeout in us (default 400)");
-  c->add_option("--backoff", g.backoff_us, "first back-off after a NACK for want of a buffer, in us (default 20; doubles per NACK)");
-  c->add_option("--pool", g.pool, "receive pool buffers per NIC (default 16)");
-  c->add_option("--window", g.window, "packets retained per (destination, channel), a power of two (default 8)");
-  c->add_option("--send-buffers", g.send_buffers, "send buffers per NIC (default 16)");
+  add_int_option(c, "--mtu", g.mtu, 1, grim::kMaxMtu, "fragment payload bytes (1..49152, default 4096; GRIM used 48K = 49152)");
+  add_int_option(c, "--rto", g.rto_us, 1, 10000000, "retransmission timeout in us (1..10000000, default 400)");
+  add_int_option(c, "--backoff", g.backoff_us, 1, 10000000,
+                 "first back-off after a NACK for want of a buffer, in us (1..10000000, default 20; doubles per NACK)");
+  add_int_option(c, "--pool", g.pool, 1, grim::kMaxPool, "receive pool buffers per NIC (1..128, default 16)");
+  add_int_option(c, "--window", g.window, 2, grim::kMaxWindow, "packets retained per (destination, channel), a power of two (2..16, default 8)");
+  add_int_option(c, "--send-buffers", g.send_buffers, 1, grim::kMaxSendBuffers, "send buffers per NIC (1..64, default 16)");
 }
 
 const CommandRegistrar reg{"grim", [](CLI::App& app) -> CommandRun {
   auto* c = app.add_subcommand("grim", "GRIM reliable in-order messages (firmware/grim): scoreboard under link faults, or --bench");
   Opts& o = opts();
   WorkloadOptions& w = o.run.work;
-  c->add_option("--nodes", w.nodes, "hosts with NICs (2..16, default 2)");
-  c->add_option("--senders", w.senders, "nodes 0..N-1 send (default: all)");
-  c->add_option("--channels", w.channels, "logical channels used (1..4, default 2)");
-  c->add_option("--messages", w.messages, "messages per sending node (default 100)");
+  add_int_option(c, "--nodes", w.nodes, 2, grim::kMaxNodes, "hosts with NICs (2..16, default 2)");
+  add_int_option(c, "--senders", w.senders, 1, grim::kMaxNodes, "nodes 0..N-1 send (1..--nodes, default: all)");
+  add_int_option(c, "--channels", w.channels, 1, grim::kChannels,
+                 "logical channels the host uses (1..4 minus --device-endpoints, default 2 or as many as the host keeps)");
+  add_int_option(c, "--messages", w.messages, 1, kMaxMessages, "messages per sending node (1..1000000, default 100)");
   c->add_option("--sizes", o.sizes, "message sizes MIN:MAX in bytes, uniform (default 1:8192)");
   c->add_option("--recv-delay", o.recv_delay, "host work per received message before re-posting its buffer (e.g. 20us)");
   c->add_option("--recv-start", o.recv_start, "receivers post their first buffers this late (e.g. 200us)");
-  c->add_option("--host-credits", w.host_credits,
+  add_int_option(c, "--host-credits", w.host_credits, 0, grim::kMaxPool,
                  "host-level credit flow control instead of GRIM's optimistic NI flow control: packets in flight per destination, "
-                 "e.g. NI buffers / nodes (default 0: off)");
-  c->add_option("--device-endpoints", w.devices,
+                 "e.g. NI buffers / nodes (0..128, default 0: off)");
+  add_int_option(c, "--device-endpoints", w.devices, 0, grim::kMaxEndpoints - 1,
                  "PCI device endpoints per node (0..3): each owns one channel (3, 2, 1) and sends and receives through the NIC without "
                  "the host CPU (default 0)");
-  c->add_option("--idle-hosts", w.idle_hosts, "bit n: node n's host only opens its NIC and its device endpoints carry that node's traffic "
-                                              "(e.g. 1: node 0's; default 0)");
+  add_int_option(c, "--idle-hosts", w.idle_hosts, 0, (1 << grim::kMaxNodes) - 1,
+                 "bit n: node n's host only opens its NIC and its device endpoints carry that node's traffic (e.g. 1: node 0's; default 0)");
   c->add_flag("--am", w.am, "active messages: handlers registered by name with node 0's host, which sends the table to every endpoint; "
                              "each message runs its handler at the receiving endpoint");
-  c->add_option("--am-unknown", w.am_bogus, "with --am: extra messages per sending endpoint naming a handler id nobody registered "
-                                            "(counted errors, exit code 3)");
-  c->add_option("--switches", o.run.switches, "switches in the chain (default 1)");
+  add_int_option(c, "--am-unknown", w.am_bogus, 0, kMaxMessages,
+                 "with --am: extra messages per sending endpoint naming a handler id nobody registered (counted errors, exit code 3)");
+  add_int_option(c, "--switches", o.run.switches, 1, 64, "switches in the chain (1..64, default 1)");
   c->add_option("--limit", o.limit, "simulated-time limit for the workload (default 2s)");
-  c->add_option("--drain", o.drain, "quiet time before the leak check (default 20 x rto)");
+  c->add_option("--drain", o.drain, "quiet time before the leak check, above 0 (default 20 x rto)");
   add_protocol_options(c, o.run.grim);
   c->add_flag("--bench", o.bench, "measure ping-pong latency and streaming bandwidth between two hosts instead");
   c->add_option("--bench-sizes", o.bench_sizes, "message sizes of --bench (default 4,64,1K,4K,16K,64K,256K)");
-  c->add_option("--iterations", o.iterations, "ping-pong round trips per size of --bench, after one warm-up (default 8)");
+  add_int_option(c, "--iterations", o.iterations, 1, 1000000, "ping-pong round trips per size of --bench, after one warm-up (1..1000000, default 8)");
   c->add_option("--image", o.image, "firmware image (default: the built GRIM firmware)");
   c->add_option("--set", o.sets, "parameter override key=value (repeatable; see sanvp params)");
   c->add_option("--report", o.report, "report file (default grim_report.json)");
   add_seed_option(c, w.seed, "random seed (default 1)");
-  c->add_option("--fw-trace", o.run.fw_trace_node, "instruction trace of node N's firmware (with --bench: node 0 or 1)");
-  c->add_option("--fw-trace-file", o.run.fw_trace_file, "write the instruction trace here (default stderr)");
+  add_fw_trace_node_options(c, o.run.fw_trace_node, o.run.fw_trace_file, "instruction trace of node N's firmware (with --bench: node 0 or 1)");
   c->add_flag("--fw-profile", o.run.fw_profile, "print a flat per-function firmware profile of each NIC");
   add_timeline_options(c, o.timeline, "grim");
   fw::add_network_debug_options(c, o.debug);
-  return [c, exp = experiment_subcommand(*c)]() { return exp.app->parsed() ? exp.run() : c->parsed() ? run() : -1; };
+  return [c, exp = experiment_subcommand(*c)]() { return exp.app->parsed() ? exp.run() : c->parsed() ? run(*c) : -1; };
 }};
 
 }  // namespace

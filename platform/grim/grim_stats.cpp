@@ -52,7 +52,7 @@ nlohmann::json run_report(const GrimRunResult& r, const GrimRunOptions& o) {
       nodes.back()["host_pio"] = x.host_pio;
     }
   }
-  nlohmann::json j{{"seed", o.work.seed},          {"nodes_count", o.work.nodes}, {"channels", o.work.channels},
+  nlohmann::json j{{"seed", o.work.seed},          {"nodes_count", o.work.nodes}, {"channels", host_channels(o.work)},
                    {"messages_per_sender", o.work.messages}, {"planned", r.planned},   {"delivered", r.delivered},
                    {"finished_ps", r.finished},    {"end_ps", r.end},             {"exit_code", r.exit_code},
                    {"host_credits", o.work.host_credits}, {"credit_waits", r.credit_waits}, {"link_crc", r.link_crc},
@@ -72,7 +72,7 @@ nlohmann::json run_report(const GrimRunResult& r, const GrimRunOptions& o) {
 
 std::string run_table(const GrimRunResult& r, const GrimRunOptions& o) {
   std::string t = fmt::format("GRIM: {} nodes, {} channels, {} messages per sender ({}..{} B), mtu {}, seed {}\n", o.work.nodes,
-                              o.work.channels, o.work.messages, o.work.min_size, o.work.max_size, o.grim.mtu, o.work.seed);
+                              host_channels(o.work), o.work.messages, o.work.min_size, o.work.max_size, o.grim.mtu, o.work.seed);
   t += o.work.host_credits ? fmt::format("flow control: host credits, {} packet(s) in flight per destination ({} messages waited for one)\n",
                                          o.work.host_credits, r.credit_waits)
                            : std::string("flow control: optimistic, in the NIs (NACK and go-back-N)\n");

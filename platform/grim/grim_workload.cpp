@@ -258,6 +258,8 @@ void HostCredits::give(std::uint32_t src, std::uint32_t dst, std::uint32_t bytes
   returned_[src]->notify(sc_core::SC_ZERO_TIME);
 }
 
+std::uint32_t host_channels(const WorkloadOptions& o) { return std::min(o.channels, grim::kChannels - o.devices); }
+
 std::uint32_t endpoint_channels(std::uint32_t ep, std::uint32_t devices) {
   const std::uint32_t all = (1u << grim::kChannels) - 1;
   if (ep == 0) return all >> devices;       // channels 0 .. 3-devices
@@ -269,6 +271,8 @@ void check_options(const WorkloadOptions& o) {
   if (o.nodes < 2 || o.nodes > static_cast<int>(grim::kMaxNodes))
     throw UserError(fmt::format("grim: {} nodes is outside 2..{}", o.nodes, grim::kMaxNodes));
   if (o.channels < 1 || o.channels > grim::kChannels) throw UserError(fmt::format("grim: {} channels is outside 1..{}", o.channels, grim::kChannels));
+  if (o.senders != -1 && (o.senders < 1 || o.senders > o.nodes))
+    throw UserError(fmt::format("grim: {} senders is outside 1..{} (the nodes)", o.senders, o.nodes));
   if (o.min_size < 1 || o.min_size > o.max_size) throw UserError(fmt::format("grim: sizes {}..{} are not a range", o.min_size, o.max_size));
   if (o.devices >= grim::kMaxEndpoints) throw UserError(fmt::format("grim: {} device endpoints per node is outside 0..{}", o.devices, grim::kMaxEndpoints - 1));
   if (o.idle_hosts >> o.nodes) throw UserError(fmt::format("grim: idle hosts mask {:#x} names a node beyond n{}", o.idle_hosts, o.nodes - 1));
@@ -282,7 +286,7 @@ void check_options(const WorkloadOptions& o) {
 Plan make_plan(const WorkloadOptions& o) {
   check_options(o);
   const auto n = static_cast<std::size_t>(o.nodes);
-  const int senders = o.senders < 0 ? o.nodes : std::min(o.senders, o.nodes);
+  const int senders = o.senders < 0 ? o.nodes : o.senders;
   const std::size_t slots = n * grim::kMaxEndpoints;
   std::vector<std::vector<std::uint32_t>> eps(n);  // endpoints with traffic, by node
   for (std::size_t k = 0; k < n; ++k) {
@@ -295,7 +299,6 @@ Plan make_plan(const WorkloadOptions& o) {
   p.expected.assign(slots, 0);
   p.bogus.assign(slots, 0);
   p.participants = static_cast<std::uint32_t>(n * (1 + o.devices));
-  const std::uint32_t host_channels = std::min(o.channels, grim::kChannels - o.devices);
   for (int src = 0; src < senders; ++src)
     for (const std::uint32_t ep : eps[static_cast<std::size_t>(src)]) {
       // The host's stream name is the one of runs without devices: the same plan for them.
@@ -304,7 +307,7 @@ Plan make_plan(const WorkloadOptions& o) {
       for (std::uint32_t k = 0; k < o.messages + o.am_bogus; ++k) {
         auto dst = static_cast<std::uint32_t>(rng.below(n - 1));
         if (dst >= static_cast<std::uint32_t>(src)) ++dst;
-        const auto ch = ep == 0 ? static_cast<std::uint32_t>(rng.below(host_channels)) : grim::kChannels - ep;
+        const auto ch = ep == 0 ? static_cast<std::uint32_t>(rng.below(host_channels(o))) : grim::kChannels - ep;
         const auto size = o.min_size + static_cast<std::uint32_t>(rng.below(o.max_size - o.min_size + 1));
         const auto& to_eps = eps[dst];
         const std::uint32_t dst_ep = to_eps.size() == 1 ? to_eps[0] : to_eps[rng.below(to_eps.size())];

@@ -35,6 +35,9 @@ struct WorkloadOptions {
   std::uint32_t am_bogus = 0;             // per sending endpoint: extra messages naming a handler id nobody registered (counted errors)
 };
 
+// The channels the host's messages use: `channels`, at most the kChannels - devices the host
+// keeps (each device endpoint owns one).
+std::uint32_t host_channels(const WorkloadOptions& o);
 // The logical channels endpoint `ep` owns with `devices` device endpoints per node (bit c).
 std::uint32_t endpoint_channels(std::uint32_t ep, std::uint32_t devices);
 // Index of (node, endpoint) in the per-endpoint vectors below.

@@ -11,6 +11,7 @@
 #include "platform/fw/builtin_firmware.hpp"
 #include "platform/fw/debug_attach.hpp"
 #include "platform/host/nic_network.hpp"
+#include "firmware/msg/msg_proto.h"
 #include "platform/host/msg_bench.hpp"
 #include "platform/sim/report.hpp"
 #include "platform/sim/timeline_cli.hpp"
@@ -23,8 +24,7 @@ struct Opts {
   int switches = 1;
   std::string sizes;
   std::uint32_t mtu = 4096;
-  int iterations = 0;
-  bool iterations_given = false;
+  int iterations = 0;  // 0: by size
   std::string only;
   std::vector<std::string> sets;
   std::string report = "msg_report.json", vcd, trace, window;
@@ -72,11 +72,12 @@ int run() {
   m.fw_trace_node = o.fw_trace_node;
   m.fw_trace_file = o.fw_trace_file;
   m.fw_profile = o.fw_profile;
-  if (o.switches < 1 || o.switches > 64) throw UserError(fmt::format("--switches: {} is outside 1..64", o.switches));
   if (!o.window.empty()) {
     const TimeWindow w = parse_time_window(o.window, "--trace-window");
     m.trace_from = m.timeline_from = w.from;
     m.trace_to = m.timeline_to = w.to;
+    // The window of the waves and the timeline: alone it did nothing.
+    if (o.vcd.empty() && o.timeline.file.empty()) throw UserError("--trace-window requires --vcd or --timeline");
   }
   if (!o.timeline.window.empty()) {
     const TimeWindow w = parse_time_window(o.timeline.window, "--timeline-window");
@@ -84,8 +85,6 @@ int run() {
     m.timeline_to = w.to;
   }
   m.timeline_fw = o.timeline.firmware;
-  // 0 would silently mean "the default by size".
-  if (o.iterations_given && o.iterations < 1) throw UserError(fmt::format("--iterations: {} must be at least 1", o.iterations));
   if (o.only == "pingpong") m.bandwidth = false;
   else if (o.only == "bandwidth") m.pingpong = false;
   else if (!o.only.empty()) throw UserError(fmt::format("--only: '{}' (pingpong or bandwidth)", o.only));
@@ -116,22 +115,21 @@ int run() {
 const CommandRegistrar reg{"msg", [](CLI::App& app) -> CommandRun {
   auto* c = app.add_subcommand("msg", "ping-pong latency and bandwidth between two hosts with LANai-like NICs (messaging firmware)");
   auto& o = opts();
-  c->add_option("--switches", o.switches, "switches in the chain between the two hosts (default 1)");
+  add_int_option(c, "--switches", o.switches, 1, 64, "switches in the chain between the two hosts (1..64, default 1)");
   c->add_option("--sizes", o.sizes, "message sizes up to 64M, e.g. 4,64,1K,1M (default 4 B .. 1 MiB; above 16M raise host.memory)");
-  c->add_option("--mtu", o.mtu, "fragment payload bytes (default 4096; GRIM used 48K = 49152)");
-  c->add_option("--iterations", o.iterations, "ping-pong round trips per size (default: 8, 4 or 2 by size)")
-      ->each([](const std::string&) { opts().iterations_given = true; });
+  add_int_option(c, "--mtu", o.mtu, 1, msg::kMaxMtu, "fragment payload bytes (1..49152, default 4096; GRIM used 48K = 49152)");
+  // From 1: 0 would silently mean "the default by size".
+  add_int_option(c, "--iterations", o.iterations, 1, 1000000, "ping-pong round trips per size (1..1000000, default: 8, 4 or 2 by size)");
   c->add_option("--only", o.only, "pingpong or bandwidth (default both)");
   c->add_option("--image", o.image, "firmware image (default: the built messaging firmware)");
   c->add_option("--set", o.sets, "parameter override key=value (repeatable; see sanvp params)");
   c->add_option("--report", o.report, "report file (default msg_report.json)");
-  c->add_option("--vcd", o.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
-  c->add_option("--trace", o.trace, "modules to trace, e.g. 'n0*,sw0*'");
+  auto* vcd = c->add_option("--vcd", o.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
+  c->add_option("--trace", o.trace, "modules to trace, e.g. 'n0*,sw0*'")->needs(vcd);  // alone it did nothing
   c->add_option("--trace-window", o.window, "time window FROM:TO of the waves");
   add_timeline_options(c, o.timeline, "msg");
   add_seed_option(c, o.seed, "random seed (default 1)");
-  c->add_option("--fw-trace", o.fw_trace_node, "instruction trace of node N's firmware (time, pc, symbol, disassembly, register writes)");
-  c->add_option("--fw-trace-file", o.fw_trace_file, "write the instruction trace here (default stderr)");
+  add_fw_trace_node_options(c, o.fw_trace_node, o.fw_trace_file);
   c->add_flag("--fw-profile", o.fw_profile, "print a flat per-function firmware profile of each NIC");
   fw::add_network_debug_options(c, o.debug);
   return [c]() { return c->parsed() ? run() : -1; };

@@ -8,11 +8,13 @@
 
 namespace sanvp {
 
+// --timeline-window and --timeline-fw need --timeline: alone they did nothing, without a word.
 inline void add_timeline_options(CLI::App* app, TimelineOptions& t, const std::string& command, bool firmware = true) {
   t.command = command;
-  app->add_option("--timeline", t.file, "write a message timeline (Chrome/Perfetto trace-event JSON; open in ui.perfetto.dev)");
-  app->add_option("--timeline-window", t.window, "timeline only of FROM:TO, e.g. 10us:20us (default: the --trace-window, else the whole run)");
-  if (firmware) app->add_flag("--timeline-fw", t.firmware, "add a span per firmware function run to the timeline (slower)");
+  CLI::Option* file = app->add_option("--timeline", t.file, "write a message timeline (Chrome/Perfetto trace-event JSON; open in ui.perfetto.dev)");
+  app->add_option("--timeline-window", t.window, "timeline only of FROM:TO, e.g. 10us:20us (default: the --trace-window, else the whole run)")
+      ->needs(file);
+  if (firmware) app->add_flag("--timeline-fw", t.firmware, "add a span per firmware function run to the timeline (slower)")->needs(file);
 }
 
 }  // namespace sanvp

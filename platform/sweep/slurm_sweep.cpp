@@ -123,17 +123,22 @@ StoredSweep read_plan(const std::string& dir) {
 std::optional<PointResult> point_result(const std::string& out, std::size_t i) {
   std::error_code ec;
   if (!fs::is_regular_file(rc_path(out, i), ec)) return std::nullopt;
-  const nlohmann::json rep = read_json_file(sweep_point_file(out, i, "json"));
-  if (!rep.is_object() || !rep.contains("status")) return std::nullopt;
   std::stringstream ss(read_file_limited(rc_path(out, i), "sweep", 64));
   std::string code, ms;
   ss >> code >> ms;
+  PointResult r;
   try {
-    return PointResult{static_cast<int>(parse_int(code, rc_path(out, i), -1, 255)),
-                       static_cast<double>(parse_int(ms, rc_path(out, i), 0, INT64_MAX / 2)) / 1000.0};
+    r = PointResult{static_cast<int>(parse_int(code, rc_path(out, i), -1, 255)),
+                    static_cast<double>(parse_int(ms, rc_path(out, i), 0, INT64_MAX / 2)) / 1000.0};
   } catch (const UserError&) {
     return std::nullopt;  // a torn or foreign file: the point is not done
   }
+  // A failed point keeps its own exit code without a report (refused input writes none); it
+  // used to be merged as -1 "no result".
+  if (r.exit_code != 0) return r;
+  const nlohmann::json rep = read_json_file(sweep_point_file(out, i, "json"));
+  if (!rep.is_object() || !rep.contains("status")) return std::nullopt;
+  return r;
 }
 
 std::vector<int> point_exit_codes(const StoredSweep& s) {
@@ -243,8 +248,7 @@ void slurm_run(const StoredSweep& s, const std::vector<std::size_t>& todo, const
     std::vector<std::size_t> left;
     for (std::size_t i : pending) {
       const auto r = point_result(s.output.out, i);
-      const bool final = r && (r->exit_code == 0 || r->exit_code == kExitUserError || r->exit_code == kExitSimError);
-      if (final) print_progress(++done, todo.size(), s.labels[i], r->exit_code, r->seconds, sweep_point_file(s.output.out, i, "log"));
+      if (r && r->done()) print_progress(++done, todo.size(), s.labels[i], r->exit_code, r->seconds, sweep_point_file(s.output.out, i, "log"));
       else if (r || (!active && !r)) failed.push_back(i);  // ended without a usable result
       else left.push_back(i);
     }

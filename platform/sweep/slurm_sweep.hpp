@@ -1,13 +1,14 @@
 // A sweep stored in its output folder (sweep.plan.json: the points and each point's exact `sanvp
 // run` command), so `sweep --resume` can skip the points already done and `sweep collect DIR` can
 // merge later; and the Slurm backend, which runs the points as one Slurm job array
-// (docs/sweep.md). A point is done when its report is complete and its exit code recorded in
-// point-NNN.rc ("EXIT_CODE MILLISECONDS"), whichever backend ran it.
+// (docs/sweep.md). A point is done when its exit code, recorded in point-NNN.rc ("EXIT_CODE
+// MILLISECONDS") whichever backend ran it, is 0 (with a complete report), 2 or 3.
 #pragma once
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "hw/base/error.hpp"
 #include "platform/sweep/sweep_merge.hpp"
 
 namespace sanvp {
@@ -29,10 +30,14 @@ StoredSweep read_plan(const std::string& dir);
 struct PointResult {
   int exit_code = 0;
   double seconds = 0;
+  // Success, a simulation failure or refused input (which leaves no report): rerunning the
+  // point gives the same. Any other code (a crash, a killed task) is worth a retry.
+  bool done() const { return exit_code == 0 || exit_code == kExitUserError || exit_code == kExitSimError; }
 };
-// Point i's result when its report is complete and its exit code recorded; nothing otherwise.
+// Point i's recorded exit code; nothing when none is recorded, or for exit 0 when the report is
+// not complete (parses, has a status).
 std::optional<PointResult> point_result(const std::string& out, std::size_t i);
-// Exit codes of every point for merge_sweep; -1 for a point without a result.
+// Exit codes of every point for merge_sweep; -1 for a point without a recorded exit code.
 std::vector<int> point_exit_codes(const StoredSweep& s);
 
 struct SlurmOptions {

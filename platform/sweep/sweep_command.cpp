@@ -98,7 +98,7 @@ std::vector<std::size_t> points_to_run(const SweepArgs& a, const StoredSweep& s)
       throw UserError(fmt::format("--resume: {} holds another sweep (other scenario, --set or points)", plan_path(a.out)));
   }
   for (std::size_t i = 0; i < s.points.size(); ++i)
-    if (!a.resume || !point_result(a.out, i)) todo.push_back(i);
+    if (!a.resume || !point_result(a.out, i).value_or(PointResult{-1, 0}).done()) todo.push_back(i);
   return todo;
 }
 
@@ -114,10 +114,11 @@ void run_local(const StoredSweep& s, const std::vector<std::size_t>& todo, int j
 int merge_and_report(const StoredSweep& s) {
   const std::vector<int> codes = point_exit_codes(s);
   const int worst = merge_sweep(s.output, s.axes, s.points, codes);
-  const auto missing = std::count(codes.begin(), codes.end(), -1);
-  fmt::print("sweep: {} points, {} ok{}; results: {}/sweep.csv and {}/sweep.json\n", s.points.size(),
-             std::count(codes.begin(), codes.end(), 0), missing ? fmt::format(", {} without a result", missing) : "", s.output.out,
-             s.output.out);
+  const auto missing = std::count(codes.begin(), codes.end(), -1), ok = std::count(codes.begin(), codes.end(), 0);
+  const auto failed = static_cast<std::ptrdiff_t>(codes.size()) - ok - missing;
+  fmt::print("sweep: {} points, {} ok{}{}; results: {}/sweep.csv and {}/sweep.json\n", s.points.size(), ok,
+             failed ? fmt::format(", {} failed (exit codes in sweep.csv, errors in the point logs)", failed) : "",
+             missing ? fmt::format(", {} without a result", missing) : "", s.output.out, s.output.out);
   fmt::print("plot:  /usr/bin/python3 scripts/plot_sweep.py {}/sweep.csv\n", s.output.out);
   return worst;
 }
@@ -190,6 +191,9 @@ const CommandRegistrar reg_sweep{"sweep", [](CLI::App& app) -> CommandRun {
                                                 "(default: OUT/slurm; the scenario and OUT must be shared too)");
   cmd->add_option("--retries", a->slurm.retries, "resubmissions of points that end without a result")->capture_default_str()->check(CLI::Range(0, 100));
   cmd->add_flag("--submit-only", a->submit_only, "submit the Slurm job array and exit; merge later with `sanvp sweep collect OUT`");
+  cmd->footer("Exit code: 0 when every point exited 0; 2 when the sweep's own options are refused or any point's input was "
+              "(its exit code 2, e.g. a --vary value out of range); else 3 when any point failed (exit 3 or another code) or has no "
+              "result. Each point's exit code is in sweep.csv, its error in OUT/point-NNN.log.");
   auto* col = cmd->add_subcommand("collect", "merge a sweep's results (e.g. after --submit-only) from its folder");
   col->add_option("dir", a->collect_dir, "the sweep's output folder")->required();
   return [a, cmd, col]() -> int {

@@ -151,3 +151,26 @@ TEST_CASE("debugger: stops do not change timing (same instructions, cycles and e
   CHECK(bad.out.find("error: no symbol 'nosuchfunction' in the image") != std::string::npos);
   CHECK(run(sanvp::test::sanvp_bin() + " fw debug " + kImg + " --commands /nonexistent.cmds").rc == 2);
 }
+
+TEST_CASE("debugger: stepi/step/next N take N steps as one stop, and bad counts or extra arguments are errors", "[debugger]") {
+  // stepi 3 used to step one instruction; "stepi abc", "step -1", "continue 5" were taken silently.
+  const auto p = debug("stepi 3\nstepi\ncontinue\n");
+  INFO(p.out << p.err);
+  CHECK(p.rc == 0);
+  auto s = stops(p.out);
+  REQUIRE(s.size() == 3);
+  CHECK(s[1].find("stepped one instruction (step 3 of 3) @ ") == 0);
+  CHECK(p.out.find(", 3 instructions\n") != std::string::npos);
+  CHECK(p.out.find(", 4 instructions\n") != std::string::npos);  // the plain stepi after it
+  const auto bad = debug("stepi abc\nstep -1\nnext 0\nstepi 99999999999999999999\ncontinue 5\nfinish now\nbt full\ncontinue\n");
+  INFO(bad.out);
+  CHECK(bad.rc == 0);
+  CHECK(bad.out.find("error: stepi: 'abc' is not an integer\n") != std::string::npos);
+  CHECK(bad.out.find("error: step: -1 is outside 1..1000000000\n") != std::string::npos);
+  CHECK(bad.out.find("error: next: 0 is outside 1..1000000000\n") != std::string::npos);
+  CHECK(bad.out.find("error: stepi: '99999999999999999999' is outside the 64-bit integer range\n") != std::string::npos);
+  CHECK(bad.out.find("error: continue: takes no argument (got '5')\n") != std::string::npos);
+  CHECK(bad.out.find("error: finish: takes no argument (got 'now')\n") != std::string::npos);
+  CHECK(bad.out.find("error: bt: takes no argument (got 'full')\n") != std::string::npos);
+  CHECK(stops(bad.out).size() == 1);  // none of them resumed: the session ran from entry to the end
+}

@@ -111,6 +111,67 @@ TEST_CASE("integers are 64-bit and range-checked, never truncated or wrapped", "
   CHECK_THROWS_WITH(sanvp::parse_int(" 5", "x"), "x: ' 5' is not an integer");
 }
 
+TEST_CASE("integer options of grim, msg and btin are 64-bit and name their range", "[input][int]") {
+  // Each used to be "Could not convert" without a range (beyond 32 bits) or wrapped (-1).
+  refused("grim --nodes 2147483648", "--nodes: 2147483648 is outside 2..16");
+  refused("grim --mtu 4294967296", "--mtu: 4294967296 is outside 1..49152");
+  refused("grim --pool 4294967297", "--pool: 4294967297 is outside 1..128");
+  refused("grim --rto 4294967296", "--rto: 4294967296 is outside 1..10000000");
+  refused("grim --messages 4294967296", "--messages: 4294967296 is outside 1..1000000");
+  refused("grim --channels -1", "--channels: -1 is outside 1..4");
+  refused("grim --host-credits 4294967296", "--host-credits: 4294967296 is outside 0..128");
+  refused("grim --switches 0x100000000", "--switches: 0x100000000 is outside 1..64");
+  refused("msg --switches 4294967297", "--switches: 4294967297 is outside 1..64");
+  refused("msg --mtu 4294967296", "--mtu: 4294967296 is outside 1..49152");
+  refused("btin experiment --nodes 2147483648", "--nodes: 2147483648 is outside 2..1000000");
+  refused("btin flit --switches 99999999999999999999", "--switches: '99999999999999999999' is outside the 64-bit integer range");
+  refused("grim --nodes 3x", "--nodes: '3x' is not an integer");
+}
+
+TEST_CASE("grim: --senders, --channels and --drain outside what the run can do are refused, not cut to fit", "[input][grim]") {
+  // Each used to run "all nodes" / the default drain / fewer channels than the header said.
+  refused("grim --nodes 2 --senders 3", "--senders: 3 is outside 1..2 (the --nodes)");
+  refused("grim --senders -1", "--senders: -1 is outside 1..16");
+  refused("grim --senders 2147483647", "--senders: 2147483647 is outside 1..16");
+  refused("grim --drain 0", "--drain: '0' must be above 0 (leave the option out for the default, 20 x --rto)");
+  refused("grim --drain 0us", "--drain: '0us' must be above 0");
+  refused("grim --channels 4 --device-endpoints 1", "--channels: 4 is outside 1..3 (each of the 1 --device-endpoints owns one of the 4 channels)");
+  // The default, 2 channels, is what the host keeps beside 3 devices (1), and says so.
+  const Cmd c = run_sanvp("grim --device-endpoints 3 --messages 2 --sizes 1:64 --report g.json");
+  INFO(c.out << c.err);
+  CHECK(c.rc == 0);
+  CHECK(c.out.rfind("GRIM: 2 nodes, 1 channels, ", 0) == 0);
+  CHECK(slurp(scratch() / "g.json").find("\"channels\": 1,") != std::string::npos);
+}
+
+TEST_CASE("every command that traces firmware refuses --fw-trace -1 (one check)", "[input][fw-trace]") {
+  // grim and msg took -1 as "no trace" and exited 0; run refused it.
+  for (const std::string cmd : {"run", "grim", "msg", "fbs run", "tdma run", "tdma sync"})
+    refused(cmd + " --fw-trace -1", "--fw-trace: -1 is outside 0..1048576");
+  refused("grim --fw-trace 4294967296", "--fw-trace: 4294967296 is outside 0..1048576");
+}
+
+TEST_CASE("an option that does nothing without its parent option is refused", "[input][needs]") {
+  // Each used to be accepted and ignored.
+  for (const std::string cmd : {"run", "grim", "msg", "fbs run"}) refused(cmd + " --fw-trace-file t.txt", "--fw-trace-file requires --fw-trace");
+  refused("run --fw-trace-filter main", "--fw-trace-filter requires --fw-trace");
+  for (const std::string cmd : {"run", "grim", "msg"}) {
+    refused(cmd + " --timeline-window 1us:2us", "--timeline-window requires --timeline");
+    refused(cmd + " --timeline-fw", "--timeline-fw requires --timeline");
+  }
+  refused("run --trace 'sw0*'", "--trace requires --vcd (or the scenario's tracing.vcd)");
+  refused("msg --trace 'n0*'", "--trace requires --vcd");
+  refused("fbs run --trace 'n0*'", "--trace requires --vcd");
+  refused("run --trace-window 1us:2us", "--trace-window requires --vcd or --timeline");
+  refused("msg --trace-window 1us:2us", "--trace-window requires --vcd or --timeline");
+  // The scenario's tracing.vcd is waves for --trace to shape.
+  put("waves.yaml", kScenario + "tracing: {vcd: w.vcd}\n");
+  const Cmd c = run_sanvp("run waves.yaml --trace 'sw0*' --report w.json");
+  INFO(c.err);
+  CHECK(c.rc == 0);
+  CHECK(slurp(scratch() / "w.vcd").find("$enddefinitions") != std::string::npos);
+}
+
 TEST_CASE("a seed of -1 is refused by every command (one check)", "[input][seed]") {
   for (const std::string cmd : {"run", "msg", "clint", "sweep s.yaml --vary traffic.load=0.1", "btin experiment", "btin flit"})
     refused(cmd + " --seed -1", "--seed: must be a non-negative integer, got -1");
@@ -128,6 +189,23 @@ TEST_CASE("nan and infinity are refused in every real", "[input][real]") {
   CHECK_THROWS_WITH(sanvp::parse_real("1e999", "x"), Catch::Contains("outside the range"));
 }
 
+TEST_CASE("sweep: a point refused as bad input keeps its exit code 2, and so does the sweep", "[input][sweep]") {
+  // Point 0's run refuses fc.bl=10 and writes no report: it was merged as -1 "no result", exit 3.
+  put("s.yaml", kScenario);
+  const Cmd c = run_sanvp("sweep s.yaml --vary fc.bl=10,64 -o swbad -j 1");
+  INFO(c.out << c.err);
+  CHECK(c.rc == 2);
+  const std::string csv = slurp(scratch() / "swbad/sweep.csv");
+  CHECK(csv.find("\n0,10,2,no-report,") != std::string::npos);
+  CHECK(csv.find("\n1,64,0,completed,") != std::string::npos);
+  CHECK(c.out.find("sweep: 2 points, 1 ok, 1 failed (") == 0);
+  CHECK(slurp(scratch() / "swbad/point-000.log").find("error: sw0.p0.in: ks=53 > bl=10") != std::string::npos);
+  // It is done: --resume runs neither point again.
+  const Cmd r = run_sanvp("sweep s.yaml --vary fc.bl=10,64 -o swbad -j 1 --resume");
+  CHECK(r.rc == 2);
+  CHECK(r.err.find("(0 to run)") != std::string::npos);
+}
+
 TEST_CASE("tiny clocks and loads are refused with the usable range", "[input][real]") {
   const std::string img = MSG_FW;
   // The declared range of nic.core.clock starts at 1 Hz.
@@ -142,7 +220,7 @@ TEST_CASE("zero counts are refused, not taken as the default", "[input][counts]"
   refused("clint --cycles 0", "--cycles: '0' is not a whole number of cycles >= 1");
   refused("btin experiment --registers 0", "--registers: 0 must be at least 1");
   refused("btin flit --groups 0", "--groups: 0 must be at least 1");
-  refused("msg --iterations 0", "--iterations: 0 must be at least 1");
+  refused("msg --iterations 0", "--iterations: 0 is outside 1..1000000");
 }
 
 TEST_CASE("a run that measures no packet shows no latency instead of 0", "[input][clint]") {
@@ -150,6 +228,18 @@ TEST_CASE("a run that measures no packet shows no latency instead of 0", "[input
   CHECK(c.rc == 0);
   CHECK(c.out.find("B4    0.50 smooth             -            -") != std::string::npos);
   CHECK(c.err.find("completed no packet after the warm-up") != std::string::npos);
+}
+
+TEST_CASE("clint: --arch, --loads or --bursty given with a preset replace the preset's", "[input][clint]") {
+  // --preset fig8 --arch B1 used to run all of B1-B4 without a word.
+  const Cmd c = run_sanvp("clint --preset fig8 --arch B1 --loads 0.5 --cycles 1000");
+  INFO(c.out << c.err);
+  CHECK(c.rc == 0);
+  CHECK(c.out.find("\nB1    0.50 smooth ") != std::string::npos);
+  CHECK(c.out.find("\nB1    0.50 bursty ") != std::string::npos);  // fig8's --bursty both
+  CHECK(c.out.find("\nB2 ") == std::string::npos);
+  CHECK(c.out.find("0.10 smooth") == std::string::npos);
+  CHECK(c.out.find("1000 cycles x 2 points") != std::string::npos);
 }
 
 TEST_CASE("a duplicate YAML key is an error naming both lines", "[input][yaml]") {
