@@ -122,7 +122,8 @@ std::string latency_breakdown(const MsgTimeline& tl, const BreakdownInputs& in, 
   report["latency_breakdown"] = {{"message_bytes", in.bytes},   {"host_pio_us", us(pio)},         {"firmware_send_us", us(fw_send)},
                                  {"host_dma_us", us(hdma)},     {"switches_us", us(switches)},    {"wire_us", us(wire)},
                                  {"firmware_recv_us", us(fw_recv)}, {"host_notice_us", us(notice)}, {"total_us", us(total)}};
-  std::string out = fmt::format("one-way latency of a {} message, {:.3f} us =\n", size_text(in.bytes), us(total));
+  std::string out = fmt::format("one-way latency of one {} message (the last ping, post to completion seen; the table's is a round trip / 2), "
+                                "{:.3f} us =\n", size_text(in.bytes), us(total));
   auto line = [&](const std::string& what, Time t) { out += fmt::format("  {:<44}{:8.3f} us\n", what, us(t)); };
   line("host PIO (driver call, SQ entry, doorbell)", pio);
   line("firmware, sending NIC", fw_send);

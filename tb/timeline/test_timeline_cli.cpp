@@ -101,7 +101,7 @@ TEST_CASE("sanvp msg --timeline: messages, DMA transfers and the latency breakdo
   const auto pkts = trace_events(doc, "b", "packet");
   REQUIRE(!pkts.empty());
   CHECK(trace_ps(msgs.front()["ts"]) < trace_ps(pkts.front()["ts"]));
-  CHECK(out.find("one-way latency of a 4 B message") != std::string::npos);
+  CHECK(out.find("one-way latency of one 4 B message") != std::string::npos);
   const nlohmann::json rep = nlohmann::json::parse(slurp(d / "r.json"));
   CHECK(rep.contains("latency_breakdown"));
   fs::remove_all(d);
