@@ -191,12 +191,19 @@ void read_routing(Scenario& s, const YamlDoc& doc) {
 void read_parameters(const Scenario& s, const YamlDoc& doc, ParamValues& pv) {
   const YAML::Node& D = s.doc;
   s.topo.apply_params(pv);
+  // One key set twice in the file (params: {traffic.load}, traffic: {load}, duration) is an error:
+  // one of the two would silently lose.
+  std::map<std::string, std::string> set_at;
+  const auto set = [&](const std::string& key, const YAML::Node& at, const YAML::Node& value, const std::string& as) {
+    const std::string here = doc.where(at);
+    if (const auto it = set_at.find(key); it != set_at.end())
+      doc.fail(at, as, fmt::format("{} is already set at {}; give it once", key, it->second));
+    set_at[key] = here;
+    pv.set(key, doc.string(value, as), here + ": " + as);
+  };
   if (const YAML::Node P = D["params"]) {
     doc.require_map(P, "params");
-    for (auto it = P.begin(); it != P.end(); ++it) {
-      const std::string k = it->first.Scalar();
-      pv.set(k, doc.string(it->second, "params." + k), doc.where(it->first) + ": params." + k);
-    }
+    for (auto it = P.begin(); it != P.end(); ++it) set(it->first.Scalar(), it->first, it->second, "params." + it->first.Scalar());
   }
   if (const YAML::Node TR = D["traffic"]) {
     doc.require_map(TR, "traffic");
@@ -207,12 +214,12 @@ void read_parameters(const Scenario& s, const YamlDoc& doc, ParamValues& pv) {
         for (const auto& p : ParamCatalog::sorted()) if (p.scope == "traffic") list += (list.empty() ? "" : ", ") + p.name;
         doc.fail(it->first, "traffic." + k, fmt::format("unknown key '{}' (expected one of: {})", k, list));
       }
-      pv.set("traffic." + k, doc.string(it->second, "traffic." + k), doc.where(it->second) + ": traffic." + k);
+      set("traffic." + k, it->second, it->second, "traffic." + k);
     }
   }
   if (D["duration"]) {
     doc.time(D["duration"], "duration");
-    pv.set("sim.duration", doc.string(D["duration"], "duration"), doc.where(D["duration"]) + ": duration");
+    set("sim.duration", D["duration"], D["duration"], "duration");
   }
 }
 
@@ -311,7 +318,16 @@ void read_tracing(Scenario& s, const YamlDoc& doc) {
   doc.check_keys(TC, "tracing", {"vcd", "modules", "window"});
   if (TC["vcd"]) s.vcd = doc.string(TC["vcd"], "tracing.vcd");
   if (TC["modules"]) s.trace = doc.string(TC["modules"], "tracing.modules");
-  if (TC["window"]) s.trace_window = doc.string(TC["window"], "tracing.window");
+  if (TC["window"]) {
+    s.trace_window = doc.string(TC["window"], "tracing.window");
+    // Checked here, where the file and line are known (the run parses it again as the window).
+    try {
+      parse_time_window(s.trace_window, "tracing.window");
+    } catch (const UserError& e) {
+      const std::string m = e.what(), prefix = "tracing.window: ";
+      doc.fail(TC["window"], "tracing.window", m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m);
+    }
+  }
 }
 
 }  // namespace

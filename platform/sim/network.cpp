@@ -203,16 +203,16 @@ void Network::declare_traces() {
 void Network::start_traffic(const TrafficConfig& cfg) {
   TrafficConfig c = cfg;
   if (c.pattern == "hotspot" && (c.hotspot < 0 || c.hotspot >= nodes()))
-    throw UserError(fmt::format("traffic.hotspot: node {} does not exist (nodes are 0..{})", c.hotspot, nodes() - 1));
+    pv_.fail("", "traffic", "hotspot", fmt::format("node {} does not exist (nodes are 0..{})", c.hotspot, nodes() - 1));
   std::vector<int> eps;  // the test endpoints: only they send and receive test packets
   for (int n = 0; n < nodes(); ++n) if (nodes_[n]) eps.push_back(n);
   const int senders = static_cast<int>(eps.size());
   if (c.pattern == "permutation" && c.shift != 0 && senders > 0 && c.shift % senders == 0)
-    throw UserError(fmt::format("traffic.shift: {} is a multiple of the {} test endpoints: the permutation "
-                                "would map every node to itself (no traffic)", c.shift, senders));
+    pv_.fail("", "traffic", "shift", fmt::format("{} is a multiple of the {} test endpoints: the permutation "
+                                                 "would map every node to itself (no traffic)", c.shift, senders));
   if (static_cast<int>(eps.size()) < nodes()) {
     if (c.pattern == "hotspot" && !nodes_[c.hotspot])
-      throw UserError(fmt::format("traffic.hotspot: node {} is a NIC node; test traffic goes to test endpoints only", c.hotspot));
+      pv_.fail("", "traffic", "hotspot", fmt::format("node {} is a NIC node; test traffic goes to test endpoints only", c.hotspot));
     c.targets = eps;
     if (c.pattern == "permutation" && c.permutation.empty()) {
       // The same construction over the test endpoints only; NIC nodes stay out (-1).

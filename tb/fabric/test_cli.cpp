@@ -184,7 +184,7 @@ TEST_CASE("bad input: a load too small to create a packet, an endless burst, a p
   bad_input("--set traffic.load=1e-15", "--set: parameter 'traffic.load': 1e-15 is outside 1e-06..1");
   bad_input("--set traffic.process=bursty --set traffic.burst=1e300", "--set: parameter 'traffic.burst': 1e300 is outside 1..1000000");
   bad_input("--set traffic.pattern=permutation --set traffic.shift=16",
-            "traffic.shift: 16 is a multiple of the 8 test endpoints: the permutation would map every node to itself");
+            "traffic.shift (--set): 16 is a multiple of the 8 test endpoints: the permutation would map every node to itself");
 }
 TEST_CASE("sanvp params states the port range the switch accepts", "[cli]") {
   auto d = scratch("params");

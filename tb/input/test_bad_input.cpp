@@ -293,6 +293,23 @@ TEST_CASE("msg --sizes 64M is refused up front with the host memory it needs", "
   refused("msg --sizes 65M", "--sizes: '65M' is outside 1 B..64 MiB");
 }
 
+TEST_CASE("scenario values checked against the network or as a window name the file and line", "[input][yaml]") {
+  put("hot.yaml", kScenario + "traffic: {pattern: hotspot, hotspot: 99}\n");
+  refused("run hot.yaml", "hot.yaml:5:");
+  refused("run hot.yaml", "traffic.hotspot: node 99 does not exist (nodes are 0..1)");
+  put("win.yaml", kScenario + "tracing:\n  vcd: w.vcd\n  window: 5us\n");
+  refused("run win.yaml", "win.yaml:7:");
+  refused("run win.yaml", "tracing.window: '5us' is not FROM:TO");
+  const Cmd c = run_sanvp("run win.yaml");
+  CHECK(c.err.find("--trace-window") == std::string::npos);  // never given
+  // One key twice in the file: traffic.load under params and under traffic (0.1 won, silently).
+  put("twice.yaml", kScenario + "params: {traffic.load: 0.9}\ntraffic: {load: 0.1}\n");
+  refused("run twice.yaml", "twice.yaml:6:");
+  refused("run twice.yaml", "traffic.load: traffic.load is already set at twice.yaml:5:");
+  put("twice2.yaml", kScenario + "params: {sim.duration: 5us}\n");
+  refused("run twice2.yaml", "duration: sim.duration is already set at twice2.yaml:5:");
+}
+
 TEST_CASE("msg and grim with an image that is not their firmware: the error alone on stderr, exit 3", "[input][firmware]") {
   const std::string fbs = std::string(SANVP_BINARY_DIR) + "/firmware/fbs/fw_fbs.img";
   for (const auto& [args, what] : {std::pair{"msg --sizes 4 --only pingpong --iterations 1 --image '" + fbs + "'", "no messaging firmware"},
