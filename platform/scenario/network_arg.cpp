@@ -18,6 +18,7 @@ Topology generated(const std::string& type, const std::vector<std::string>& kv) 
   for (const auto& a : kv) {
     const auto eq = a.find('=');
     if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("TOPO: generator argument '{}' is not key=value", a));
+    if (r.args.count(a.substr(0, eq))) throw UserError(fmt::format("TOPO: generator argument {} is given twice; give it once", a.substr(0, eq)));
     r.args[a.substr(0, eq)] = GenArg{a.substr(eq + 1), Origin{"command line", a.substr(0, eq)}};
   }
   return generate_topology(r);

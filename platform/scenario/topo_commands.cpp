@@ -61,6 +61,8 @@ const CommandRegistrar reg_topo{"topo", [](CLI::App& app) -> CommandRun {
       for (const auto& kv : a->kv) {
         auto eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) throw UserError(fmt::format("sanvp topo gen: '{}' is not key=value", kv));
+        if (r.args.count(kv.substr(0, eq)))
+          throw UserError(fmt::format("sanvp topo gen: {} is given twice; give it once", kv.substr(0, eq)));
         r.args[kv.substr(0, eq)] = GenArg{kv.substr(eq + 1), Origin{"sanvp topo gen", kv.substr(0, eq)}};
       }
       if (!a->out.empty() && a->out != "-") check_output_path(a->out, "--output");

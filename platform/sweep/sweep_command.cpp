@@ -137,7 +137,13 @@ int run_sweep(SweepArgs& a, const CLI::App* cmd) {
   if (a.file.empty() || a.vary.empty()) throw UserError("sweep: a scenario file and at least one --vary are required");
   check_backend_options(a, cmd);
   std::vector<SweepAxis> axes;
-  for (const auto& v : a.vary) axes.push_back(parse_vary(v));
+  for (const auto& v : a.vary) {
+    axes.push_back(parse_vary(v));
+    // A key varied twice would give two CSV columns while each run takes only the last value.
+    for (std::size_t i = 0; i + 1 < axes.size(); ++i)
+      if (axes[i].key == axes.back().key)
+        throw UserError(fmt::format("--vary: {} is varied twice ('{}' and '{}'); give its values once", axes.back().key, a.vary[i], v));
+  }
   const std::uint64_t scenario_seed = check_points(a, sweep_points(axes));
   add_seed_axis(a, axes, scenario_seed);
   const auto points = sweep_points(axes);

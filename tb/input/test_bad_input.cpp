@@ -308,6 +308,11 @@ TEST_CASE("scenario values checked against the network or as a window name the f
   refused("run twice.yaml", "traffic.load: traffic.load is already set at twice.yaml:5:");
   put("twice2.yaml", kScenario + "params: {sim.duration: 5us}\n");
   refused("run twice2.yaml", "duration: sim.duration is already set at twice2.yaml:5:");
+  // On the command line: a --vary key twice (two CSV columns, one value used), a generator key twice.
+  put("s.yaml", kScenario);
+  refused("sweep s.yaml --vary traffic.load=0.1 --vary traffic.load=0.2 -o sw", "--vary: traffic.load is varied twice");
+  refused("topo gen single ports=8 ports=4", "sanvp topo gen: ports is given twice");
+  refused("fbs run single ports=8 ports=4", "TOPO: generator argument ports is given twice");
 }
 
 TEST_CASE("msg and grim with an image that is not their firmware: the error alone on stderr, exit 3", "[input][firmware]") {
