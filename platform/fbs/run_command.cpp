@@ -10,6 +10,7 @@
 #include "platform/fbs/fbs_run_params.hpp"
 #include "platform/fbs/fbs_subcommand.hpp"
 #include "platform/sim/timeline_cli.hpp"
+#include "platform/sim/wave_cli.hpp"
 
 namespace sanvp::fbs {
 namespace {
@@ -23,6 +24,7 @@ struct RunCmdOptions {
   std::string kind = "auto", image;
   std::vector<std::string> sets;
   RunOptions opt;
+  std::string window;  // --trace-window
   fw::NetworkDebugOptions debug;
 };
 
@@ -33,6 +35,7 @@ int run_command(RunCmdOptions& o) {
   if (!o.opt.probes.empty()) check_output_path(o.opt.probes, "--probes");
   if (!o.opt.fw_trace_file.empty()) check_output_path(o.opt.fw_trace_file, "--fw-trace-file");
   fw::hook_network_debugger(o.debug, o.opt);
+  apply_trace_window(o.window, o.opt);
   ParamValues pv;
   apply_sets(pv, o.sets);
   RunInput in = make_run_input(load_network_arg(o.topo, o.gen_args), o.kind);
@@ -56,7 +59,7 @@ Subcommand run_subcommand(CLI::App& fbs) {
   auto* vcd = sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
   sub->add_option("--probes", o->opt.probes, "write the probe timeline (slot boundaries, pauses) to this file: CSV if it ends in .csv, else JSON");
   add_timeline_options(sub, o->opt.timeline, "fbs run");
-  sub->add_option("--trace", o->opt.trace, "comma-separated module patterns to trace, e.g. 'n0*,sw0*'")->needs(vcd);  // alone it did nothing
+  add_wave_options(sub, vcd, o->opt, o->window);
   add_fw_trace_options(sub, o->opt.fw_trace_node, o->opt.fw_trace_file, o->opt.fw_trace_filter);
   fw::add_network_debug_options(sub, o->debug);
   add_seed_option(sub, o->opt.seed, "random seed (clock errors and start offsets)")->capture_default_str();

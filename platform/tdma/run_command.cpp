@@ -11,6 +11,7 @@
 #include "platform/tdma/control_net_params.hpp"
 #include "platform/tdma/tdma_run_params.hpp"
 #include "platform/sim/timeline_cli.hpp"
+#include "platform/sim/wave_cli.hpp"
 
 namespace sanvp::tdma {
 namespace {
@@ -24,6 +25,7 @@ struct RunCmdOptions {
   std::vector<std::string> gen_args, sets;
   bool no_sync = false, early = false, no_early = false, progress = false;
   RunOptions opt;
+  std::string window;  // --trace-window
   fw::NetworkDebugOptions debug;
 };
 
@@ -51,6 +53,7 @@ int run_command(RunCmdOptions& o) {
        {std::pair{o.opt.report, "--report"}, {o.opt.vcd, "--vcd"}, {o.opt.probes, "--probes"}, {o.opt.fw_trace_file, "--fw-trace-file"}})
     if (!path.empty()) check_output_path(path, flag);
   fw::hook_network_debugger(o.debug, o.opt);
+  apply_trace_window(o.window, o.opt);
   const RunKnobs k = knobs_of(o);
   ParamValues pv;
   apply_sets(pv, o.sets);
@@ -80,7 +83,8 @@ SyncSubcommand run_subcommand(CLI::App& tdma) {
   sub->add_flag("--progress", o->progress, "a progress bar on stderr (long runs: cycles done, wall time, time left)");
   sub->add_option("--set", o->sets, "override a parameter key=value (tdma.run.*, tdma.sync.*, tdma.slot, nic.osc.*, link.*, switch.*)");
   sub->add_option("--report", o->opt.report, "report file (JSON)")->capture_default_str();
-  sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
+  CLI::Option* vcd = sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
+  add_wave_options(sub, vcd, o->opt, o->window);
   sub->add_option("--probes", o->opt.probes, "write the probe timeline to this file: CSV if it ends in .csv, else JSON");
   add_timeline_options(sub, o->opt.timeline, "tdma run");
   add_fw_trace_options(sub, o->opt.fw_trace_node, o->opt.fw_trace_file, o->opt.fw_trace_filter);

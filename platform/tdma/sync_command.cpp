@@ -8,6 +8,7 @@
 #include "platform/tdma/sync_run.hpp"
 #include "platform/tdma/sync_run_params.hpp"
 #include "platform/sim/timeline_cli.hpp"
+#include "platform/sim/wave_cli.hpp"
 
 namespace sanvp::tdma {
 namespace {
@@ -20,6 +21,7 @@ struct SyncCmdOptions {
   std::vector<std::string> gen_args{"ports=8"};
   std::vector<std::string> sets;
   RunOptions opt;
+  std::string window;  // --trace-window
   fw::NetworkDebugOptions debug;
 };
 
@@ -29,6 +31,7 @@ int sync_command(SyncCmdOptions& o) {
        {std::pair{o.opt.report, "--report"}, {o.opt.vcd, "--vcd"}, {o.opt.probes, "--probes"}, {o.opt.fw_trace_file, "--fw-trace-file"}})
     if (!path.empty()) check_output_path(path, flag);
   fw::hook_network_debugger(o.debug, o.opt);
+  apply_trace_window(o.window, o.opt);
   ParamValues pv;
   apply_sets(pv, o.sets);
   const NetworkArg net = load_network_arg(o.topo, o.gen_args);
@@ -48,7 +51,8 @@ SyncSubcommand sync_subcommand(CLI::App& tdma) {
   sub->add_option("--set", o->sets, "override a parameter key=value (tdma.sync.*, tdma.slot, tdma.sync_period, nic.osc.freq, "
                                     "nN.osc.ppm, link.*, switch.*; see sanvp params)");
   sub->add_option("--report", o->opt.report, "report file (JSON)")->capture_default_str();
-  sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
+  CLI::Option* vcd = sub->add_option("--vcd", o->opt.vcd, "write waves to this VCD file (FST for a name ending in .fst, through GTKWave's vcd2fst)");
+  add_wave_options(sub, vcd, o->opt, o->window);
   sub->add_option("--probes", o->opt.probes, "write the probe timeline to this file: CSV if it ends in .csv, else JSON");
   add_timeline_options(sub, o->opt.timeline, "tdma sync");
   add_fw_trace_options(sub, o->opt.fw_trace_node, o->opt.fw_trace_file, o->opt.fw_trace_filter);

@@ -315,6 +315,22 @@ TEST_CASE("scenario values checked against the network or as a window name the f
   refused("fbs run single ports=8 ports=4", "TOPO: generator argument ports is given twice");
 }
 
+TEST_CASE("fbs run, tdma run and tdma sync take --trace and --trace-window, which need --vcd", "[input][trace]") {
+  refused("fbs run --trace-window 1us:2us", "--trace-window requires --vcd");
+  refused("tdma sync --trace 'n0*'", "--trace requires --vcd");
+  // The waves hold the window only: every time stamp in [10us, 30us].
+  const Cmd c = run_sanvp("fbs run --set fbs.rounds=2 --report f.json --vcd f.vcd --trace-window 10us:30us");
+  REQUIRE(c.rc == 0);
+  std::istringstream vcd(slurp(scratch() / "f.vcd"));
+  std::vector<std::uint64_t> stamps;
+  for (std::string line; std::getline(vcd, line);)
+    if (line.size() > 1 && line[0] == '#') stamps.push_back(std::stoull(line.substr(1)));
+  REQUIRE(stamps.size() >= 2);
+  CHECK(stamps.front() == 10000000);  // the values at the window's start
+  CHECK(stamps.back() == 30000000);   // its end
+  for (const std::uint64_t t : stamps) CHECK((t >= 10000000 && t <= 30000000));
+}
+
 TEST_CASE("msg and grim with an image that is not their firmware: the error alone on stderr, exit 3", "[input][firmware]") {
   const std::string fbs = std::string(SANVP_BINARY_DIR) + "/firmware/fbs/fw_fbs.img";
   for (const auto& [args, what] : {std::pair{"msg --sizes 4 --only pingpong --iterations 1 --image '" + fbs + "'", "no messaging firmware"},
