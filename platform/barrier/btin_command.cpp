@@ -41,7 +41,6 @@ void at_least_1(const char* opt, int v) {
 // `sanvp btin flit`: the flit-level barriers against the model; a failed run is a simulation
 // failure: its errors on stderr, exit 3 (the table keeps them too).
 int flit_command(const Options& o, sanvp::ParamValues& pv) {
-  at_least_1("--groups", o.flit.groups);
   for (int s : o.flit_sizes) at_least_1("--sizes", s);
   sanvp::Report rep;
   const auto json = rep.output(o.flit_json, "--json");
@@ -56,8 +55,6 @@ int flit_command(const Options& o, sanvp::ParamValues& pv) {
 
 // `sanvp btin experiment`: the paper's Section 5 comparison on random irregular networks.
 int experiment_command(const Options& o, const sanvp::barrier::LatencyParams& lat) {
-  at_least_1("--registers", o.exp.registers);
-  at_least_1("--runs", o.exp.runs);
   for (int s : o.sizes) at_least_1("--sizes", s);
   sanvp::Report rep;
   const auto json = rep.output(o.json, "--json");
@@ -99,9 +96,9 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
   auto& c = opt->exp;
   add_network_options(exp, c.nodes, c.switches, c.ports, c.f);
   exp->add_option("--sizes", opt->sizes, "group sizes (default 2,4,...,256 up to the node count)")->delimiter(',');
-  exp->add_option("--runs", c.runs, "runs per group size (a new network and group each)")->capture_default_str();
+  sanvp::add_int_option(exp, "--runs", c.runs, 1, 1000000, fmt::format("runs per group size (a new network and group each; default {})", c.runs));
   sanvp::add_seed_option(exp, c.seed, "seed: run r uses network seed+r")->capture_default_str();
-  exp->add_option("--registers", c.registers, "barrier registers per switch")->capture_default_str();
+  sanvp::add_int_option(exp, "--registers", c.registers, 1, 256, fmt::format("barrier registers per switch (default {})", c.registers));
   exp->add_option("--set", opt->sets, "override a parameter: key=value (btin.t_s, btin.t_p, btin.t_r, btin.t_root)");
   exp->add_option("--csv", opt->csv, "write one row per run to this CSV file");
   exp->add_option("--json", opt->json, "write the per-size summary to this JSON file");
@@ -109,7 +106,7 @@ sanvp::CommandRegistrar g_btin{"btin", [](CLI::App& app) -> sanvp::CommandRun {
   auto& fc = opt->flit;
   add_network_options(flit, fc.nodes, fc.switches, fc.ports, fc.f);
   flit->add_option("--sizes", opt->flit_sizes, "group sizes (default 2,16,64,256)")->delimiter(',');
-  flit->add_option("--groups", fc.groups, "groups per size")->capture_default_str();
+  sanvp::add_int_option(flit, "--groups", fc.groups, 1, 1000000, fmt::format("groups per size (default {})", fc.groups));
   sanvp::add_seed_option(flit, fc.seed, "network seed")->capture_default_str();
   flit->add_option("--set", opt->sets, "override a parameter: key=value (link.*, switch.*, barrier.*, btin.t_s)");
   flit->add_option("--json", opt->flit_json, "write the samples to this JSON file");

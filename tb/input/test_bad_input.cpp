@@ -218,8 +218,8 @@ TEST_CASE("tiny clocks and loads are refused with the usable range", "[input][re
 
 TEST_CASE("zero counts are refused, not taken as the default", "[input][counts]") {
   refused("clint --cycles 0", "--cycles: '0' is not a whole number of cycles >= 1");
-  refused("btin experiment --registers 0", "--registers: 0 must be at least 1");
-  refused("btin flit --groups 0", "--groups: 0 must be at least 1");
+  refused("btin experiment --registers 0", "--registers: 0 is outside 1..256");
+  refused("btin flit --groups 0", "--groups: 0 is outside 1..1000000");
   refused("msg --iterations 0", "--iterations: 0 is outside 1..1000000");
 }
 
@@ -313,6 +313,12 @@ TEST_CASE("scenario values checked against the network or as a window name the f
   refused("sweep s.yaml --vary traffic.load=0.1 --vary traffic.load=0.2 -o sw", "--vary: traffic.load is varied twice");
   refused("topo gen single ports=8 ports=4", "sanvp topo gen: ports is given twice");
   refused("fbs run single ports=8 ports=4", "TOPO: generator argument ports is given twice");
+}
+
+TEST_CASE("btin counts are 64-bit and name their range", "[input][int]") {
+  refused("btin experiment --runs 2147483648", "--runs: 2147483648 is outside 1..1000000");  // "Could not convert"
+  refused("btin experiment --registers 0", "--registers: 0 is outside 1..256");
+  refused("btin flit --groups -1", "--groups: -1 is outside 1..1000000");
 }
 
 TEST_CASE("fbs run, tdma run and tdma sync take --trace and --trace-window, which need --vcd", "[input][trace]") {
