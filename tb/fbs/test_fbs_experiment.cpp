@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "platform/fbs/experiment_plan.hpp"
 
@@ -14,9 +15,10 @@ namespace {
 
 struct Ran { int code; std::string out; };
 
-// Runs `sanvp ARGS`, its stdout and stderr into a log beside the test's outputs.
+// Runs `sanvp ARGS`, its stdout and stderr into a log beside the test's outputs, one per process:
+// ctest runs the cases in parallel, and a shared log let one case read another's output.
 Ran run_sanvp(const std::string& args) {
-  const std::string log = std::string(SANVP_BINARY_DIR) + "/tb/fbs/experiment-cli.log";
+  const std::string log = std::string(SANVP_BINARY_DIR) + "/tb/fbs/experiment-cli-" + std::to_string(::getpid()) + ".log";
   const int st = std::system((std::string(SANVP_BIN) + " " + args + " > " + log + " 2>&1").c_str());
   std::ifstream in(log);
   return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>())};
