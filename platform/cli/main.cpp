@@ -18,6 +18,7 @@
 #include "platform/sim/run.hpp"
 #include "platform/scenario/scenario.hpp"
 #include "platform/sim/timeline_cli.hpp"
+#include "platform/sim/wave_cli.hpp"
 
 using namespace sanvp;
 
@@ -26,14 +27,6 @@ namespace {
 // SystemC prints its banner from its own main() before sc_main; a static initializer runs
 // earlier, so the tool's output stays its own.
 const bool g_quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
-
-
-void parse_window(const std::string& w, RunOptions& opt) {
-  if (w.empty()) return;
-  const TimeWindow tw = parse_time_window(w, "--trace-window");
-  opt.trace_from = tw.from;
-  opt.trace_to = tw.to;
-}
 
 // An option given with an empty value ("--report ''", "--sizes=") would silently mean its
 // default; every command refuses it instead.
@@ -132,13 +125,13 @@ struct RunCommand {
       if (sc.seed && app->count("--seed") == 0) opt.seed = *sc.seed;
       if (opt.vcd.empty() && !sc.vcd.empty()) check_output_path(opt.vcd = sc.vcd, "tracing.vcd");
       if (opt.trace.empty()) opt.trace = sc.trace;
-      parse_window(window.empty() ? sc.trace_window : window, opt);
+      apply_trace_window(window.empty() ? sc.trace_window : window, opt);
       check_trace_options();
       RunSpec spec = scenario_run_spec(sc);
       return run_simulation(pv, opt, spec).exit_code;
     }
     apply_sets(pv, sets);
-    parse_window(window, opt);
+    apply_trace_window(window, opt);
     check_trace_options();
     RunSpec spec = default_scenario(pv);
     return run_simulation(pv, opt, spec).exit_code;

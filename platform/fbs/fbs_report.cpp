@@ -93,13 +93,10 @@ nlohmann::json nic_json(const RunPlan& p, const std::vector<NodeOutcome>& out) {
 
 std::string ns(double ps) { return fmt::format("{:.3f} ns", ps / 1000.0); }
 
-// A warning goes to the summary and, without its indent and "WARNING: ", to results.fbs.warnings.
-void warn(const std::string& line, std::string& summary, nlohmann::json& fbs) {
-  if (line.empty()) return;
-  summary += line;
-  const std::string mark = "WARNING: ";
-  std::string text = line.substr(line.find(mark) + mark.size());
-  if (!text.empty() && text.back() == '\n') text.pop_back();
+// A warning goes to the summary, as a WARNING line, and to results.fbs.warnings.
+void warn(const std::string& text, std::string& summary, nlohmann::json& fbs) {
+  if (text.empty()) return;
+  summary += "  WARNING: " + text + "\n";
   fbs["warnings"].push_back(text);
 }
 
@@ -117,9 +114,9 @@ std::string precondition(const RunPlan& p, const RoundSkews& r, const Analysis& 
   if (r.entered_apart.size() > 8) rounds += fmt::format(" and {} more", r.entered_apart.size() - 8);
   const std::int64_t eq11 = std::min(a.json["interval_eq11_printed_slots"].get<std::int64_t>(),
                                      a.json["interval_eq11_bl_minus_ks_slots"].get<std::int64_t>());
-  return fmt::format("  WARNING: FBS's precondition (paper 4.4) does not hold: round(s) {} started with the NICs half a slot ({}) or more apart "
+  return fmt::format("FBS's precondition (paper 4.4) does not hold: round(s) {} started with the NICs half a slot ({}) or more apart "
                      "(worst {}); the skew after such a round is bounded by neither the paper nor the model. The interval is {} slots, "
-                     "Eq. 11 allows {} at {} ppm (fbs.interval)\n",
+                     "Eq. 11 allows {} at {} ppm (fbs.interval)",
                      rounds, ns(static_cast<double>(p.slot) / 2), ns(*worst), p.period, eq11, p.drift_ppm);
 }
 
@@ -174,9 +171,9 @@ std::string fbs_results(ParamValues& pv, const RunPlan& plan, const RunInput& in
   }
   warn(precondition(plan, r, a, results["fbs"]), s, results["fbs"]);
   if (refused)
-    warn(fmt::format("  WARNING: {} timed sync sends refused (start already past; see results.fbs.nics): the firmware was late for those slots. "
+    warn(fmt::format("{} timed sync sends refused (start already past; see results.fbs.nics): the firmware was late for those slots. "
                      "Its path per sync slot must fit the slot ({} here): longer slots (fbs.slot_bytes) or a faster core (nic.core.clock) "
-                     "fix it (docs/fbs.md, \"The firmware's budget per slot\")\n",
+                     "fix it (docs/fbs.md, \"The firmware's budget per slot\")",
                      refused, format_time(plan.slot)), s, results["fbs"]);
   results["fbs"]["refused_sends"] = refused;
   return s;

@@ -321,12 +321,7 @@ void read_tracing(Scenario& s, const YamlDoc& doc) {
   if (TC["window"]) {
     s.trace_window = doc.string(TC["window"], "tracing.window");
     // Checked here, where the file and line are known (the run parses it again as the window).
-    try {
-      parse_time_window(s.trace_window, "tracing.window");
-    } catch (const UserError& e) {
-      const std::string m = e.what(), prefix = "tracing.window: ";
-      doc.fail(TC["window"], "tracing.window", m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m);
-    }
+    parse_time_window(s.trace_window, doc.where(TC["window"]) + ": tracing.window");
   }
 }
 

@@ -33,6 +33,12 @@ class Network {
   int add_node(int sw, int port);             // returns node index, named n<j>
   void set_external(int node, ExternalNode ext);  // before build()
   bool is_external(int node) const { return node < static_cast<int>(external_.size()) && external_[node].complete(); }
+  // Nodes that run test traffic (the others are NICs, external to the network's own endpoints).
+  int traffic_endpoints() const {
+    int n = 0;
+    for (int i = 0; i < nodes(); ++i) n += is_external(i) ? 0 : 1;
+    return n;
+  }
   void connect(int sw_a, int port_a, int sw_b, int port_b);
   // The work-conservation monitor (fabric_monitor.hpp) watches every link transmitter from
   // build() on. On by default (every test); `sanvp run` turns it on with --check only.

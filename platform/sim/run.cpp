@@ -319,8 +319,7 @@ Time statistics_end(const PacketStatistics& st, RunAgents* agents, RunStatus sta
 // The run's packet statistics; the table releases every final packet into them as the run goes,
 // so its memory stays proportional to the packets in flight.
 std::unique_ptr<PacketStatistics> start_packet_statistics(Network& net, const RunLimits& L, bool keep_records) {
-  int endpoints = 0;
-  for (int n = 0; n < net.nodes(); ++n) if (!net.is_external(n)) ++endpoints;
+  const int endpoints = net.traffic_endpoints();
   const Time cp = net.channels().empty() ? 0 : net.channels().front()->timing().cp;
   auto st = std::make_unique<PacketStatistics>(L.window_from, L.duration, static_cast<std::size_t>(net.nodes()), endpoints, cp,
                                                L.saturation_margin);
@@ -510,8 +509,7 @@ void print_summary(Network& net, const RunOptions& opt, const nlohmann::json& do
                    const std::string& agents_summary, double wall) {
   const nlohmann::json& r = doc["results"];
   fmt::print("sanvp {} | scenario {} | seed {}\n", SANVP_VERSION, opt.scenario, opt.seed);
-  int endpoints = 0;  // test-traffic nodes; the others are NICs run by host applications
-  for (int n = 0; n < net.nodes(); ++n) endpoints += net.is_external(n) ? 0 : 1;
+  const int endpoints = net.traffic_endpoints();  // the other nodes are NICs run by host applications
   const std::string span = endpoints ? fmt::format("{} traffic + drain", format_time(duration)) : "until the host applications finished";
   fmt::print("simulated {} ({}), {} switch(es), {} nodes, status: {}\n", format_time(doc["simulated_ps"].get<Time>()), span,
              net.switches(), net.nodes(), doc["status"].get<std::string>());
